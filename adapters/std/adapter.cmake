@@ -1,0 +1,90 @@
+# The compiler's own standard library -- or any standard-library-style implementation that
+# you point it at -- through <hazard_pointer> and <rcu> in namespace std.
+#
+#   SAFERECL_STD_INCLUDE_DIRS    extra include directories searched first (e.g. a libc++
+#                                build tree's include/c++/v1, or a header-only implementation)
+#   SAFERECL_STD_CXX_FLAGS       extra compile flags (e.g. -std=c++2c -stdlib=libc++)
+#   SAFERECL_STD_LINK_LIBRARIES  extra libraries or link flags (e.g. -stdlib=libc++ -lc++abi)
+#
+# The headers are detected by their feature-test macros (__cpp_lib_hazard_pointer,
+# __cpp_lib_rcu). With neither present the adapter is unavailable, and says why.
+set(SAFERECL_STD_INCLUDE_DIRS "" CACHE STRING "std adapter: extra include directories")
+set(SAFERECL_STD_CXX_FLAGS "" CACHE STRING "std adapter: extra compile flags")
+set(SAFERECL_STD_LINK_LIBRARIES "" CACHE STRING "std adapter: extra link libraries/flags")
+
+include(CheckCXXSourceCompiles)
+include(CMakePushCheckState)
+
+cmake_push_check_state(RESET)
+set(CMAKE_REQUIRED_INCLUDES ${SAFERECL_STD_INCLUDE_DIRS})
+string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_STD_CXX_FLAGS}")
+set(CMAKE_REQUIRED_LIBRARIES ${SAFERECL_STD_LINK_LIBRARIES})
+set(CMAKE_REQUIRED_QUIET ON)
+# A check result is cached under its variable name; key the names by the options so that
+# pointing the adapter at another implementation re-runs the checks.
+string(MD5 _std_key "${SAFERECL_STD_INCLUDE_DIRS}|${SAFERECL_STD_CXX_FLAGS}|${SAFERECL_STD_LINK_LIBRARIES}|${CMAKE_CXX_COMPILER}")
+string(SUBSTRING "${_std_key}" 0 8 _std_key)
+check_cxx_source_compiles([[
+#include <version>
+#if !defined(__cpp_lib_hazard_pointer) || __cpp_lib_hazard_pointer < 202306L
+#error no hazard pointers
+#endif
+#include <hazard_pointer>
+int main() { std::hazard_pointer h = std::make_hazard_pointer(); return h.empty() ? 1 : 0; }
+]] SAFERECL_STD_HAS_HP_${_std_key})
+check_cxx_source_compiles([[
+#include <version>
+#if !defined(__cpp_lib_hazard_pointer) || __cpp_lib_hazard_pointer < 202606L
+#error no hazard pointer batches
+#endif
+#include <hazard_pointer>
+int main() { return 0; }
+]] SAFERECL_STD_HAS_HP_BATCH_${_std_key})
+check_cxx_source_compiles([[
+#include <version>
+#if !defined(__cpp_lib_rcu) || __cpp_lib_rcu < 202306L
+#error no rcu
+#endif
+#include <rcu>
+int main() { std::rcu_synchronize(); return 0; }
+]] SAFERECL_STD_HAS_RCU_${_std_key})
+cmake_pop_check_state()
+
+set(_std_caps native-api)
+set(_std_defs)
+if(SAFERECL_STD_HAS_HP_${_std_key})
+  list(APPEND _std_caps hazard-pointer)
+  list(APPEND _std_defs SAFERECL_STD_HAS_HAZARD_POINTER=1)
+  if(SAFERECL_STD_HAS_HP_BATCH_${_std_key})
+    list(APPEND _std_caps hp-batch)
+    list(APPEND _std_defs SAFERECL_STD_HAS_HP_BATCH=1)
+  endif()
+endif()
+if(SAFERECL_STD_HAS_RCU_${_std_key})
+  list(APPEND _std_caps rcu)
+  list(APPEND _std_defs SAFERECL_STD_HAS_RCU=1)
+endif()
+
+if(_std_defs)
+  add_library(sut_std INTERFACE)
+  target_include_directories(sut_std BEFORE INTERFACE ${SAFERECL_STD_INCLUDE_DIRS})
+  target_include_directories(sut_std INTERFACE ${CMAKE_CURRENT_LIST_DIR}/include)
+  target_compile_definitions(sut_std INTERFACE ${_std_defs})
+  separate_arguments(_std_flags UNIX_COMMAND "${SAFERECL_STD_CXX_FLAGS}")
+  target_compile_options(sut_std INTERFACE ${_std_flags})
+  target_link_libraries(sut_std INTERFACE ${SAFERECL_STD_LINK_LIBRARIES})
+  set(_std_where "compiler's standard library")
+  if(SAFERECL_STD_INCLUDE_DIRS)
+    set(_std_where "${SAFERECL_STD_INCLUDE_DIRS}")
+  endif()
+  saferecl_adapter(NAME std TARGET sut_std CAPABILITIES ${_std_caps}
+                   VERSION "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}; ${_std_where}")
+else()
+  set(_std_reason "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}: the standard library provides neither <hazard_pointer> nor <rcu> (__cpp_lib_hazard_pointer and __cpp_lib_rcu are undefined)")
+  if(SAFERECL_STD_INCLUDE_DIRS OR SAFERECL_STD_CXX_FLAGS)
+    string(APPEND _std_reason " with include dirs '${SAFERECL_STD_INCLUDE_DIRS}' and flags '${SAFERECL_STD_CXX_FLAGS}'; see CMakeFiles/CMakeError.log for the compiler's output")
+  else()
+    string(APPEND _std_reason "; point the adapter at your implementation with --std-include / --std-flags")
+  endif()
+  saferecl_adapter(NAME std UNAVAILABLE "${_std_reason}")
+endif()

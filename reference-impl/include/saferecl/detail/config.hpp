@@ -1,0 +1,28 @@
+// saferecl/detail/config.hpp -- build-mode detection shared by the reference implementation.
+//
+// The reference implementation orders its fast paths with asymmetric fences: a compiler
+// barrier on the frequent side (readers, protect) and a process-wide membarrier on the rare
+// side (grace periods, reclamation scans). ThreadSanitizer does not model fences at all, so
+// under TSan every such pair is replaced by sequentially consistent atomic operations, which
+// TSan does understand. `kTsanBuild` is the one switch both algorithms consult.
+#pragma once
+
+#if defined(__SANITIZE_THREAD__)
+#define SAFERECL_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SAFERECL_TSAN 1
+#endif
+#endif
+#ifndef SAFERECL_TSAN
+#define SAFERECL_TSAN 0
+#endif
+
+namespace saferecl::detail {
+
+inline constexpr bool kTsanBuild = SAFERECL_TSAN != 0;
+
+// Size used to keep independently written shared data on separate cache lines.
+inline constexpr unsigned kCacheLine = 64;
+
+}  // namespace saferecl::detail

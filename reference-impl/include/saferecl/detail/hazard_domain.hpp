@@ -1,0 +1,204 @@
+// saferecl/detail/hazard_domain.hpp -- internals of the reference <hazard_pointer>.
+//
+// Not a public header: the data structures behind saferecl::hazard_pointer and the inline
+// fast paths (protect, make/destroy through the per-thread cache, retire onto the
+// per-thread list). Everything that is not on a fast path lives in src/hazard_pointer.cpp.
+// The design, its costs and its memory-ordering argument are described at the top of
+// saferecl/hazard_pointer.hpp.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "saferecl/detail/asymmetric_fence.hpp"
+#include "saferecl/detail/config.hpp"
+#include "saferecl/detail/mutation.hpp"
+
+namespace saferecl::detail {
+
+// ---------------------------------------------------------------------------------------
+// Tunables
+// ---------------------------------------------------------------------------------------
+
+// Records a thread keeps for itself, so make_hazard_pointer/~hazard_pointer touch no
+// shared atomics while the thread owns at most this many hazard pointers at once.
+inline constexpr unsigned kHazardCacheSize = 8;
+
+// Lower bound of the reclamation threshold: a thread runs a pass when its private list
+// reaches max(kHazardMinThreshold, 2 * records). Annex B's "potential minimum" is 256.
+inline constexpr std::ptrdiff_t kHazardMinThreshold = 1000;
+
+// ---------------------------------------------------------------------------------------
+// Hazard records
+// ---------------------------------------------------------------------------------------
+
+struct hazard_thread_state;
+
+// One hazard pointer slot. Records live in blocks that are published once into a
+// lock-free, push-only registry and never freed, so any thread may read any record at
+// any time. A record is owned (in_use == true) while a hazard_pointer holds it or while it
+// sits in some thread's cache; only its owner writes `hazard`, `chain` and `home`.
+struct alignas(kCacheLine) hazard_record {
+  std::atomic<const void*> hazard{nullptr};  // the protected T*, or null (unassociated)
+  std::atomic<bool> in_use{false};           // claimed by CAS from the shared pool
+  hazard_record* chain = nullptr;            // owner-private link while being handed out
+  hazard_thread_state* home = nullptr;       // written only by mutant MH-14
+};
+
+// ---------------------------------------------------------------------------------------
+// Retired objects
+// ---------------------------------------------------------------------------------------
+
+// Intrusive link of a retired object: the first base of every hazard_pointer_obj_base, so
+// retire() never allocates. It is written once, by retire(), and read by the pass that
+// reclaims the object. Copies of an object never copy it (a copy is a different object,
+// and the original may be on a list being walked by another thread).
+class hazard_retired_node {
+ protected:
+  hazard_retired_node() noexcept = default;
+  hazard_retired_node(const hazard_retired_node&) noexcept {}
+  hazard_retired_node& operator=(const hazard_retired_node&) noexcept { return *this; }
+  ~hazard_retired_node() = default;
+
+ private:
+  friend struct hazard_node_access;
+  using reclaim_fn = void (*)(hazard_retired_node*) noexcept;
+
+  hazard_retired_node* saferecl_hp_next_;  // next retired object on the same list
+  const void* saferecl_hp_key_;            // the complete T*, compared with hazards
+  reclaim_fn saferecl_hp_reclaim_;         // calls the stored deleter with the T*
+};
+
+struct hazard_node_access {
+  using reclaim_fn = hazard_retired_node::reclaim_fn;
+  static hazard_retired_node*& next(hazard_retired_node* n) noexcept { return n->saferecl_hp_next_; }
+  static const void* key(const hazard_retired_node* n) noexcept { return n->saferecl_hp_key_; }
+  static void prepare(hazard_retired_node* n, const void* key, reclaim_fn f) noexcept {
+    n->saferecl_hp_key_ = key;
+    n->saferecl_hp_reclaim_ = f;
+  }
+  static void reclaim(hazard_retired_node* n) noexcept { n->saferecl_hp_reclaim_(n); }
+};
+
+// ---------------------------------------------------------------------------------------
+// Per-thread state
+// ---------------------------------------------------------------------------------------
+
+// uninit -> alive (first use; a pthread key is armed for thread exit) -> dead (after the
+// exit hook handed everything back). Never back to alive: calls made after the hook (from
+// later pthread-key or thread_local destructors) take the shared path.
+enum class hazard_phase : unsigned char { uninit, alive, dead };
+
+// Trivially destructible and constant-initialized: reading it is a plain TLS access (no
+// init guard, no wrapper call), and it stays readable during thread teardown after its
+// exit hook ran, which is what makes the `phase` flag a reliable guard.
+struct hazard_thread_state {
+  hazard_record* cache[kHazardCacheSize] = {};
+  unsigned cached = 0;    // records in `cache`
+  unsigned capacity = 0;  // kHazardCacheSize while alive, else 0 (release falls to slow path)
+  hazard_retired_node* retired = nullptr;  // private retired list (LIFO)
+  std::ptrdiff_t retired_count = 0;        // its length (signed: see mutant MH-11)
+  std::ptrdiff_t threshold = 0;            // pass trigger, refreshed after every pass
+  hazard_phase phase = hazard_phase::uninit;
+  bool in_pass = false;                    // a pass is running on this thread
+  std::uintptr_t* scratch = nullptr;       // reusable hazard snapshot buffer
+  std::size_t scratch_cap = 0;
+};
+
+inline constinit thread_local hazard_thread_state hazard_tls{};
+
+// ---------------------------------------------------------------------------------------
+// Out-of-line slow paths (src/hazard_pointer.cpp)
+// ---------------------------------------------------------------------------------------
+
+hazard_record* hazard_acquire_slow();                            // may throw bad_alloc
+void hazard_release_slow(hazard_record* r) noexcept;             // cache full or no cache
+void hazard_retire_overflow(hazard_thread_state& t) noexcept;    // private list reached threshold
+void hazard_retire_slow(hazard_retired_node* n) noexcept;        // thread not (or no longer) alive
+hazard_record* hazard_acquire_chain(std::size_t n);              // n records, all or nothing
+void hazard_release_chain(hazard_record* chain) noexcept;
+
+// Mutation-only entry points (kept out of line so the fast paths stay readable).
+void hazard_release_to_home(hazard_record* r) noexcept;          // MH-14
+void hazard_retire_locked(hazard_retired_node* n) noexcept;      // MH-09
+
+// ---------------------------------------------------------------------------------------
+// Inline fast paths
+// ---------------------------------------------------------------------------------------
+
+// The value a hazard slot holds for `p`: the complete-object address, cv stripped.
+template <class T>
+inline const void* hazard_key(T* p) noexcept {
+  return static_cast<const void*>(const_cast<std::remove_cv_t<T>*>(p));
+}
+
+// Publish a hazard that is about to be validated by re-reading the source: the store must
+// be ordered before the validating load (StoreLoad). Asymmetric mode: release store plus a
+// light fence, paired with the heavy fence of every reclamation pass. TSan build: a seq_cst
+// store paired with a seq_cst validating load and a seq_cst fence in the pass (TSan does
+// not model fences, but it understands seq_cst and acquire/release operations).
+inline void hazard_publish(hazard_record* r, const void* p) noexcept {
+  if constexpr (kTsanBuild) {
+    r->hazard.store(p, SAFERECL_MUTANT("MH-02") ? std::memory_order_release
+                                                : std::memory_order_seq_cst);
+  } else {
+    r->hazard.store(p, std::memory_order_release);
+    if (SAFERECL_MUTANT("MH-02")) return;  // no StoreLoad ordering before the re-validation
+    light_fence();
+  }
+}
+
+template <class T>
+inline T* hazard_reload(const std::atomic<T*>& src) noexcept {
+  return src.load(kTsanBuild ? std::memory_order_seq_cst : std::memory_order_acquire);
+}
+
+// Associate without validation (reset_protection(p)) or end the association. A release
+// store: everything the owner did with the previously protected object happens before a
+// pass that reads the new value and then reclaims that object.
+inline void hazard_set(hazard_record* r, const void* p) noexcept {
+  r->hazard.store(p, std::memory_order_release);
+}
+
+// MH-01: the hazard is published but the source is never re-read.
+template <class T>
+inline T* hazard_protect_unvalidated(hazard_record* r, const std::atomic<T*>& src) noexcept {
+  T* p = src.load(std::memory_order_relaxed);
+  hazard_publish(r, hazard_key(p));
+  return p;
+}
+
+inline hazard_record* hazard_acquire() {
+  hazard_thread_state& t = hazard_tls;
+  if (t.cached != 0) [[likely]]
+    return t.cache[--t.cached];
+  return hazard_acquire_slow();
+}
+
+inline void hazard_release(hazard_record* r) noexcept {
+  if (!SAFERECL_MUTANT("MH-04")) hazard_set(r, nullptr);  // MH-04: recycled with its hazard
+  if (SAFERECL_MUTANT("MH-14")) return hazard_release_to_home(r);
+  hazard_thread_state& t = hazard_tls;
+  if (t.cached < t.capacity) [[likely]] {
+    t.cache[t.cached++] = r;
+    return;
+  }
+  hazard_release_slow(r);
+}
+
+inline void hazard_retire(hazard_retired_node* n) noexcept {
+  if (SAFERECL_MUTANT("MH-09")) return hazard_retire_locked(n);
+  hazard_thread_state& t = hazard_tls;
+  if (t.phase == hazard_phase::alive) [[likely]] {
+    hazard_node_access::next(n) = t.retired;
+    t.retired = n;
+    if (++t.retired_count >= t.threshold && !SAFERECL_MUTANT("MH-12")) [[unlikely]]
+      hazard_retire_overflow(t);
+    return;
+  }
+  hazard_retire_slow(n);
+}
+
+}  // namespace saferecl::detail

@@ -1,0 +1,325 @@
+// saferecl/hazard_pointer.hpp -- reference implementation of <hazard_pointer>
+// (C++26 [saferecl.hp], P2530R3, plus the C++29 batch functions of P3428R4).
+//
+// ============================================================================================
+// OVERVIEW
+// ============================================================================================
+//
+// A hazard pointer is a single-writer, multi-reader slot in which its owning thread
+// publishes the address of an object it is about to read. An object that has been unlinked
+// and retired is reclaimed (its deleter runs) only when no slot holds its address.
+//
+//   struct Node : saferecl::hazard_pointer_obj_base<Node> { int value; ... };
+//   std::atomic<Node*> head;
+//
+//   saferecl::hazard_pointer h = saferecl::make_hazard_pointer();
+//   Node* n = h.protect(head);          // n cannot be reclaimed until h moves on
+//   use(n->value);
+//   h.reset_protection();
+//
+//   Node* old = head.exchange(fresh);   // unlink first ...
+//   old->retire();                      // ... then retire; reclaimed once unprotected
+//
+// ============================================================================================
+// DATA STRUCTURES
+// ============================================================================================
+//
+// Hazard records. Each hazard_pointer owns one record: a cache-line-sized slot holding
+// `hazard` (the protected T*, or null) and an `in_use` flag. Records are allocated in
+// blocks that are pushed (CAS) onto a global, lock-free registry and never freed, so a
+// reclaimer can read every record without coordination and a record can never disappear
+// under a reader, not even during static destruction. The registry never shrinks: R, the
+// number of records, is the high-water mark of hazard pointers alive at once (rounded up to
+// the block size).
+//
+// Record recycling. A released record goes back to a per-thread cache (kHazardCacheSize =
+// 8 entries, plain thread-local array, no atomics). When the cache is empty,
+// make_hazard_pointer claims up to 5 free records from the shared pool by CAS on `in_use`
+// (false -> true) while walking the registry; when the pool is empty it allocates a new
+// block. When the cache is full, a released record goes back to the pool (`in_use` =
+// false). So make_hazard_pointer + ~hazard_pointer cost a few thread-local loads and stores
+// as long as a thread owns at most 8 hazard pointers at a time.
+//
+// Retired objects. hazard_pointer_obj_base<T, D> carries an intrusive link (next, key, a
+// type-erased reclaim function) plus the deleter, so retire() never allocates and is
+// noexcept for real. retire() pushes the object onto its thread's private list; when that
+// list reaches the threshold
+//
+//     theta(R) = max(1000, 2 * R)
+//
+// the thread runs a reclamation pass. A shared, lock-free list (CAS push, exchange take)
+// collects the objects of exited threads and of retire() calls made after a thread's own
+// state was torn down; every pass also takes the shared list.
+//
+// ============================================================================================
+// RECLAMATION PASS (src/hazard_pointer.cpp)
+// ============================================================================================
+//
+//   1. detach the private list and take the shared list (exchange, acquire);
+//   2. heavy fence (membarrier PRIVATE_EXPEDITED; see "ordering" below);
+//   3. snapshot every non-null hazard of every record (acquire loads) into a sorted
+//      array (a per-thread buffer reused across passes; if it cannot be allocated, each
+//      object is compared against the records directly instead);
+//   4. split the detached objects: key found in the snapshot -> kept, else -> doomed;
+//   5. run the deleters of the doomed objects, on this thread, each exactly once, with the
+//      complete-object pointer (the T*, which is also the key hazards are compared with);
+//   6. push the kept objects back onto the private list and refresh the threshold;
+//   7. if the deleters retired so much that the list is again at the threshold, go to 1.
+//
+// No lock is taken anywhere. Passes on different threads work on disjoint lists (each list
+// is owned by one thread, and the shared list is taken by an atomic exchange), so an object
+// can never be reclaimed twice.
+//
+// Re-entrancy. Deleters may retire objects, make, use and destroy hazard pointers, and
+// allocate-protect-retire a child while it is protected. Objects retired during a pass go
+// onto the (freshly detached) private list and are checked against a fresh snapshot in a
+// later round or pass, like any other; a pass never nests (a flag turns the nested trigger
+// into a no-op, and step 7 loops instead of recursing), so there is no deadlock and no
+// unbounded recursion.
+//
+// Thread exit. The first use of the facility on a thread arms a pthread key whose
+// destructor (after all C++ thread_local destructors of the thread) marks the thread's
+// state dead, returns its cached records to the pool, and pushes its retired list onto the
+// shared list; if the shared list has then reached theta(R), the exiting thread runs a pass
+// over it. The per-thread state is trivially destructible and stays readable until the
+// thread is gone, so a `thread_local` hazard_pointer destroyed in either order, or a
+// pthread-key destructor that makes hazard pointers or retires objects after the hook ran,
+// sees the `dead` flag and uses the shared pool and the shared list. The main thread never
+// runs pthread-key destructors: its state stays alive through static destruction, and
+// static-storage hazard pointers and retire() calls in static destructors use it normally.
+// There is no background thread and no mutex, so fork() is safe at any time (the child
+// simply never reclaims what other parent threads were holding).
+//
+// ============================================================================================
+// COSTS (x86-64, membarrier available)
+// ============================================================================================
+//
+//   protect / try_protect   release store + compiler barrier + acquire load + compare
+//                           (one more load of the process-wide fence mode)
+//   reset_protection        one release store
+//   make_hazard_pointer     thread-local pop; slow path: CAS on free records, or allocate a
+//                           block (the only allocation; may throw bad_alloc)
+//   ~hazard_pointer         release store of null + thread-local push
+//   retire                  thread-local push + compare; every >= theta/2 retires one pass:
+//                           one membarrier + O(R) loads + O(L log R) lookups for L objects,
+//                           i.e. O(1) amortized per retired object
+//   batches                 n records, all or nothing (strong exception guarantee)
+//
+// Without membarrier (old kernel, sandbox) light_fence is a seq_cst fence on every
+// protect. Under ThreadSanitizer protect is a seq_cst store + seq_cst load and a pass uses a
+// seq_cst fence + seq_cst loads: TSan does not model fences, but it does understand the
+// acquire/release edges, so the TSan build is exact with no suppressions.
+//
+// ============================================================================================
+// MEMORY ORDERING
+// ============================================================================================
+//
+// Safety (the protect-then-validate rule, [saferecl.hp.general]/6). Reader R executes
+//     hazard.store(p, release); light_fence(); q = src.load(acquire); use p iff q == p
+// and the reclaimer W executes
+//     src.store(other) ->hb retire(p) ->hb [pass] heavy_fence(); h = hazard.load(acquire)
+// membarrier(PRIVATE_EXPEDITED) makes every thread of the process that is running execute
+// a full barrier, so R's compiler barrier acts as a full fence ordered either before or
+// after W's heavy fence:
+//   - R's fence first: R's hazard store is visible to W's load -> W keeps p;
+//   - W's fence first: the unlink is visible to R's load -> q != p, R retries and never
+//     reads p.
+// In the symmetric fallback both fences are seq_cst fences and the same two cases follow
+// from [atomics.order] (the fences are totally ordered in S). In the TSan build there are
+// no reader fences; with R's store and load seq_cst and W's seq_cst fence before its
+// seq_cst loads, an old hazard value seen by W puts W's fence before R's load in S, so R's
+// load sees the unlink (whatever order the user's unlink used).
+//
+// Happens-before for the end of an epoch. A hazard is changed (re-protect, reset,
+// destroy) with a release store and scanned with acquire loads: every access the owner
+// made to the previously protected object happens before the deleter that a pass runs
+// after seeing the new value.
+//
+// Retired links. The private list is only touched by its thread; the shared list is
+// pushed with a release CAS and taken with an acquire exchange; the pass takes its lists
+// before the heavy fence, so every object it examines was unlinked before that fence.
+//
+// The registry. Blocks are published by a release CAS on the registry head; a reader
+// that acquires the head sees the block and all blocks behind it (release sequence).
+//
+// ============================================================================================
+// BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
+// ============================================================================================
+//
+// With theta = max(1000, 2R) and L = the number of live threads whose private list is not
+// empty, whenever no pass is running:
+//
+//     outstanding  <  (L + 1) * theta
+//
+// (each private list is < theta; the shared list is < theta because whoever pushes it to
+// theta runs a pass over it). A thread inside a pass additionally holds the batch it took
+// (< 2 * theta) plus whatever its own deleters retire meanwhile. Objects kept because
+// they are protected are at most R per pass (<= theta / 2), so at least half of each pass is
+// new work and the per-object cost stays O(1). No particular object is ever guaranteed to
+// be reclaimed (the standard promises none); objects still held by a thread that never
+// retires again are reclaimed when it exits (by later passes).
+//
+// ============================================================================================
+// CONFORMANCE NOTES
+// ============================================================================================
+//
+// - Names, signatures, noexcept and defaults exactly as [hazard.pointer.syn];
+//   SAFERECL_LIB_HAZARD_POINTER == 202606L (the level of __cpp_lib_hazard_pointer that
+//   includes the batch functions).
+// - Mandates ("T is hazard-protectable") are static_asserts in retire, protect,
+//   try_protect and reset_protection(const T*); see detail/hazard_traits.hpp for what is
+//   detected. cv-qualified T is accepted as its unqualified class.
+// - hazard_pointer_obj_base<T, D> is not final, T may be incomplete where the base is
+//   named, D is stored (move-assigned by retire) and invoked as deleter(T*) on the
+//   reclaiming thread.
+// - Deleters run only inside retire() calls and in the exit hook of a thread.
+// - Mutation points (SAFERECL_MUTANT("MH-xx"), detail/mutation.hpp) are compiled out of
+//   the normal build; see mutants/ for what each one breaks.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "saferecl/detail/hazard_domain.hpp"
+#include "saferecl/detail/hazard_traits.hpp"
+#include "saferecl/detail/mutation.hpp"
+
+#define SAFERECL_LIB_HAZARD_POINTER 202606L
+
+namespace saferecl {
+
+class hazard_pointer;
+hazard_pointer make_hazard_pointer();
+void swap(hazard_pointer&, hazard_pointer&) noexcept;
+void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
+void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
+
+// ---------------------------------------------------------------------------------------
+// [saferecl.hp.base]
+// ---------------------------------------------------------------------------------------
+
+template <class T, class D = std::default_delete<T>>
+class hazard_pointer_obj_base : public detail::hazard_retired_node {
+ public:
+  // Implementation detail used by the hazard-protectable check (found through T).
+  using saferecl_hp_object_type_ = T;
+  using saferecl_hp_base_type_ = hazard_pointer_obj_base;
+
+  void retire(D d = D()) noexcept {
+    constexpr bool ok = detail::hazard_retirable_impl<T, hazard_pointer_obj_base>();
+    static_assert(ok, SAFERECL_HP_MANDATE_MESSAGE);
+    if constexpr (ok) {
+      if (!SAFERECL_MUTANT("MH-07")) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
+      T* obj = static_cast<T*>(this);
+      const void* key = static_cast<const void*>(obj);
+      if (SAFERECL_MUTANT("MH-06")) key = static_cast<const void*>(this);  // base address
+      detail::hazard_node_access::prepare(this, key, &saferecl_hp_reclaim_);
+      detail::hazard_retire(this);
+    }
+  }
+
+ protected:
+  hazard_pointer_obj_base() = default;
+  hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
+  hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
+  hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
+  hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
+  ~hazard_pointer_obj_base() = default;
+
+ private:
+  // Runs on the reclaiming thread: invokes the stored deleter with the complete object.
+  static void saferecl_hp_reclaim_(detail::hazard_retired_node* n) noexcept {
+    auto* self = static_cast<hazard_pointer_obj_base*>(n);
+    self->saferecl_hp_deleter_(static_cast<T*>(self));
+  }
+
+  [[no_unique_address]] D saferecl_hp_deleter_{};
+};
+
+// ---------------------------------------------------------------------------------------
+// [saferecl.hp.holder]
+// ---------------------------------------------------------------------------------------
+
+class hazard_pointer {
+ public:
+  hazard_pointer() noexcept = default;
+
+  hazard_pointer(hazard_pointer&& other) noexcept : rec_(std::exchange(other.rec_, nullptr)) {}
+
+  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
+    if (this != &other) [[likely]] {
+      if (rec_ != nullptr) detail::hazard_release(rec_);
+      rec_ = std::exchange(other.rec_, nullptr);
+    } else if (SAFERECL_MUTANT("MH-16") && rec_ != nullptr) {  // self-move empties
+      detail::hazard_release(std::exchange(rec_, nullptr));
+    }
+    return *this;
+  }
+
+  ~hazard_pointer() {
+    if (rec_ != nullptr) detail::hazard_release(rec_);
+  }
+
+  bool empty() const noexcept { return rec_ == nullptr; }
+
+  template <class T>
+  T* protect(const std::atomic<T*>& src) noexcept {
+    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
+    if (SAFERECL_MUTANT("MH-01")) return detail::hazard_protect_unvalidated(rec_, src);
+    // try_protect in a loop, minus the reset on failure (the next publish overwrites it).
+    T* p = src.load(std::memory_order_relaxed);
+    for (;;) {
+      detail::hazard_publish(rec_, detail::hazard_key(p));
+      T* q = detail::hazard_reload(src);
+      if (q == p) [[likely]]
+        return p;
+      p = q;
+    }
+  }
+
+  template <class T>
+  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
+    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
+    T* old = ptr;                                           // step 1
+    detail::hazard_publish(rec_, detail::hazard_key(old));  // step 2: reset_protection(old)
+    if (SAFERECL_MUTANT("MH-01")) return true;              // never re-validated
+    ptr = detail::hazard_reload(src);                       // step 3
+    if (old == ptr) [[likely]]
+      return true;
+    if (!SAFERECL_MUTANT("MH-05")) detail::hazard_set(rec_, nullptr);  // step 4 (MH-05 skips)
+    return false;
+  }
+
+  template <class T>
+  void reset_protection(const T* ptr) noexcept {
+    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
+    detail::hazard_set(rec_, detail::hazard_key(ptr));
+  }
+
+  void reset_protection(std::nullptr_t = nullptr) noexcept { detail::hazard_set(rec_, nullptr); }
+
+  void swap(hazard_pointer& other) noexcept { std::swap(rec_, other.rec_); }
+
+ private:
+  friend hazard_pointer make_hazard_pointer();
+  friend void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
+  friend void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
+
+  explicit hazard_pointer(detail::hazard_record* r) noexcept : rec_(r) {}
+
+  detail::hazard_record* rec_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------
+// [saferecl.hp.holder.nonmem]
+// ---------------------------------------------------------------------------------------
+
+inline hazard_pointer make_hazard_pointer() { return hazard_pointer(detail::hazard_acquire()); }
+
+inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
+
+}  // namespace saferecl

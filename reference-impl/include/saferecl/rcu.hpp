@@ -1,0 +1,311 @@
+// saferecl/rcu.hpp -- read-copy update, the C++26 <rcu> facility (P2545R4), namespace saferecl.
+//
+// ==================================================================================== design
+//
+// READERS. Each thread that enters a region owns a reader record (detail/rcu_reader.hpp),
+// claimed on its first lock() from a lock-free registry (a free record is reused, otherwise
+// one is taken from a static reserve or malloc -- never operator new, so a failing
+// operator new cannot terminate the noexcept lock()) and returned at thread exit by a
+// pthread key destructor, which glibc runs after every C++ thread_local destructor (so
+// lock/unlock work there; a later use simply registers again). Registration never takes a
+// lock that a grace period holds. The record holds one 64-bit word: bit 63 the phase in
+// which the current region began, bits 0-62 the nesting depth. The thread finds its record
+// through an initial-exec thread_local pointer; lock() and unlock() are inline:
+//   lock():   depth 0 -> store(domain word)   [the domain word is "current phase, depth 1"]
+//                        light_fence()          [StoreLoad; a compiler barrier with membarrier]
+//             depth>0 -> store(word + 1)
+//   unlock(): depth 1 -> store(0); light_fence(); if (domain flags | own deferred work) slow()
+//             depth>1 -> store(word - 1)
+// No read-modify-write, no fence instruction, no call (unless it is the thread's first region
+// or a writer is sleeping / callbacks are runnable). The stored values do not depend on the
+// previous word, so back-to-back regions carry no dependency chain through memory. The depth
+// has 63 bits, so nesting cannot reach the phase bit.
+//
+// GRACE PERIODS (two-phase flip, serialized by a futex mutex). A grace period:
+//   1. advances the sequence number gp_seq to odd ("in progress");
+//   2. heavy_fence()  (membarrier PRIVATE_EXPEDITED);
+//   3. waits until no reader is in a region of the *other* phase (stale readers: a reader
+//      that loaded the domain word before an earlier flip but published it later);
+//   4. flips the domain's phase bit;
+//   5. waits until no reader is in a region of the old phase;
+//   6. advances gp_seq to even ("completed").
+// Readers that begin after step 4 carry the new phase and are never waited for, so readers
+// that keep entering regions cannot starve a grace period; only regions that may have begun
+// before the grace period are waited for (a region that began between 1 and 4 may be waited
+// for too: that is bounded). Waiting spins briefly, yields, and then sleeps on a futex: it
+// sets "writer waiting" in the domain flags, issues heavy_fence(), rescans, and sleeps; the
+// outermost unlock() that sees the flag clears it and wakes the writer (one wake per sleep).
+// rcu_synchronize() takes a snapshot target of gp_seq (the end of the next grace period that
+// starts after the call) and drives grace periods until gp_seq reaches it; callers that
+// arrive while a grace period runs queue on the mutex and are all satisfied by the next one,
+// so concurrent synchronizers share grace periods (and their heavy fences).
+//
+// CALLBACKS. retire() and rcu_retire() append a node to the domain's FIFO queue (under a
+// short futex lock) tagged with the snapshot target of gp_seq and a queue sequence number.
+// rcu_obj_base embeds its node, so retire() never allocates and cannot fail; rcu_retire()
+// makes one allocation (node + pointer + deleter), made before the deleter is moved, so a
+// bad_alloc or a throwing move leaves nothing scheduled and the caller owning p. A node is
+// runnable when gp_seq reaches its target, i.e. after a whole grace period that began after
+// it was queued. Runnable nodes form a prefix of the queue; an executor detaches the prefix
+// under the lock, registers an in-flight ticket (its first sequence number), drops the lock,
+// runs the deleters, then removes the ticket under the lock and wakes sleeping barriers.
+// Executors: retire / rcu_retire outside any region (runnable nodes; and once more than
+// kRcuRetireThreshold (1024) evaluations are pending, the retiring thread drives a grace
+// period first -- which bounds the queue), the outermost unlock() (runnable nodes only, and
+// the drive it owes if it retired past the threshold inside its region), and rcu_barrier().
+// A retire inside a region, or inside a deleter, never runs or waits: it only queues. No
+// internal lock is held while a deleter runs, so a deleter may call rcu_retire, retire,
+// lock/unlock and rcu_synchronize. Each node is detached exactly once, so runs exactly once.
+//
+// rcu_barrier() notes the queue's end position T, drives grace periods until every node
+// before T is runnable, runs them (or lets others run them), and then sleeps on a futex until
+// no in-flight ticket older than T remains: it returns after every earlier evaluation has
+// *finished*, including those another thread was running. All completion state lives in the
+// domain (counters and a futex word), never on a caller's stack.
+//
+// THREADS, FORK, EXIT. No background thread. Evaluations are queued in the domain from the
+// moment they are scheduled, so a thread's exit hands nothing over and loses nothing; it
+// releases its record (depth 0), so an exited thread never blocks a grace period.
+// pthread_atfork: the child keeps only the forking thread's record, forgets evaluations that
+// other threads were running, resets the locks and abandons an in-flight grace period.
+// All state is constant-initialized and trivially destructible, so the facility works during
+// static initialization and destruction (evaluations still pending at exit are not run; they
+// stay reachable, so leak checkers do not report them).
+//
+// GUARANTEES / COSTS (x86-64, membarrier available).
+//   lock+unlock pair:  ~1 ns, a few plain loads and stores; nested pair likewise.
+//   rcu_synchronize:   one membarrier (0.3 us alone, ~11 us with other threads running) plus
+//                      two registry scans when no reader is in the way.
+//   retire:            a queue lock; per 1024 retires outside regions one grace period.
+//   rcu_retire:        retire plus one allocation; a null p and any move-constructible,
+//                      callable-with-T* deleter are accepted.
+//   Memory: pending evaluations stay below ~1024 + (concurrent retirers) while callers
+//   retire outside regions; readers holding regions forever hold back reclamation.
+// The design supports exactly one domain (the standard offers no way to create another).
+//
+// MEMORY ORDERING.
+// (a) Unlink vs. entry (StoreLoad). An updater unlinks (store), then a grace period issues
+//     heavy_fence() before reading any reader word. The reader stores its word, then
+//     light_fence(), then loads the shared pointer. membarrier runs a full barrier on every
+//     running thread of the process between its start and its return: if that barrier falls
+//     after the reader's store, the scan (after the membarrier) sees the reader; otherwise
+//     every later load of the reader sees the unlink. The same argument covers a reader
+//     whose record is being registered (the registry push precedes its first store) and the
+//     retirer's snapshot of gp_seq (light_fence() before it): a grace period that the
+//     snapshot did not see start has its heavy fence after the retirer's unlink.
+// (b) Region end vs. reclamation (happens-before). Every store to a reader word is a release
+//     store and every scan load is an acquire load, so reading any value of a reader word
+//     (0, a later region, a nested depth) makes the reader's earlier regions happen before
+//     the scan; gp_seq is published with seq_cst and read with acquire/seq_cst before a
+//     deleter runs; the ticket is removed under the queue lock before a barrier can observe
+//     it gone. Hence region end -> rcu_synchronize return, and deleter -> rcu_barrier return.
+// (c) Stale phase. A reader may load the domain word, be delayed, then publish a phase that
+//     was flipped meanwhile. Step 3 waits such readers out before the flip of the next grace
+//     period can make them look "current"; step 5 catches those that published before
+//     the scan. A region that published after the step-5 scan began after the heavy fence
+//     of step 2 as far as the reader's loads are concerned (a), so it cannot hold a pointer
+//     unlinked before this grace period.
+// (d) Writer sleep vs. reader wake-up (StoreLoad both ways). The writer sets "waiting", runs
+//     heavy_fence(), rescans and then sleeps on a futex word read *before* the rescan; the
+//     reader stores 0, light_fence(), loads the flags. Either the rescan sees the reader
+//     leave, or the reader sees the flag and bumps the futex word, so the sleep returns.
+// (e) Without membarrier light_fence() is a seq_cst fence and (a)/(d) are the classic SC-fence
+//     Dekker arguments. Under ThreadSanitizer, which does not model fences, reader stores,
+//     the flags load and the scan loads are seq_cst operations, so TSan sees the
+//     happens-before of (b) directly (and the StoreLoad steps are seq_cst on both sides).
+//
+// Mutation points (SAFERECL_MUTANT("MR-xx"), catalog: spec/mutants.md section 4.2) are
+// one-liners; in the normal build they are the constant false and compile away.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "saferecl/detail/asymmetric_fence.hpp"
+#include "saferecl/detail/config.hpp"
+#include "saferecl/detail/mutation.hpp"
+#include "saferecl/detail/rcu_reader.hpp"
+
+#define SAFERECL_LIB_RCU 202306L
+
+namespace saferecl {
+
+class rcu_domain;
+rcu_domain& rcu_default_domain() noexcept;
+void rcu_synchronize(rcu_domain& dom = rcu_default_domain()) noexcept;
+void rcu_barrier(rcu_domain& dom = rcu_default_domain()) noexcept;
+template <class T, class D = std::default_delete<T>>
+void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain());
+
+template <class T, class D = std::default_delete<T>>
+class rcu_obj_base;
+
+namespace detail {
+
+// T is rcu-protectable for D: rcu_obj_base<T, D> is a public, unambiguous (hence exactly one),
+// non-virtual base of T. (A second, unrelated rcu_obj_base<X, Y> base is not diagnosed.)
+template <class T, class D>
+inline constexpr bool rcu_has_base_v = std::is_base_of_v<rcu_obj_base<T, D>, T>;
+template <class T, class D>
+inline constexpr bool rcu_public_unique_base_v = std::is_convertible_v<T*, rcu_obj_base<T, D>*>;
+template <class T, class D>
+inline constexpr bool rcu_nonvirtual_base_v =
+    requires(rcu_obj_base<T, D>* b) { static_cast<T*>(b); };
+
+// The node that rcu_retire allocates: one allocation holds the node, p and the deleter.
+template <class T, class D>
+struct rcu_retire_node final : rcu_cb_node {
+  rcu_retire_node(T* p, D&& d) : rcu_cb_node{}, ptr(p), deleter(std::move(d)) {
+    this->invoke = &run;
+  }
+  static void run(rcu_cb_node* n) noexcept {
+    auto* self = static_cast<rcu_retire_node*>(n);
+    self->deleter(self->ptr);
+    delete self;
+  }
+  T* ptr;
+  D deleter;
+};
+
+}  // namespace detail
+
+// --------------------------------------------------------------------------- rcu_obj_base
+template <class T, class D>
+class rcu_obj_base {
+ public:
+  void retire(D d = D(), rcu_domain& dom = rcu_default_domain()) noexcept;
+
+ protected:
+  rcu_obj_base() = default;
+  rcu_obj_base(const rcu_obj_base&) = default;
+  rcu_obj_base(rcu_obj_base&&) = default;
+  rcu_obj_base& operator=(const rcu_obj_base&) = default;
+  rcu_obj_base& operator=(rcu_obj_base&&) = default;
+  ~rcu_obj_base() = default;
+
+ private:
+  static void saferecl_run_(detail::rcu_cb_node* n) noexcept {
+    T* x = static_cast<T*>(n->obj);
+    static_cast<rcu_obj_base*>(x)->saferecl_deleter_(x);
+  }
+
+  detail::rcu_cb_node saferecl_node_;  // written by retire(); copying it copies dead bits
+  [[no_unique_address]] D saferecl_deleter_;
+};
+
+template <class T, class D>
+void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
+  static_assert(detail::rcu_has_base_v<T, D>,
+                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must derive from "
+                "rcu_obj_base<T, D>");
+  static_assert(detail::rcu_public_unique_base_v<T, D>,
+                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: its rcu_obj_base<T, D> "
+                "base must be public and appear exactly once");
+  static_assert(!detail::rcu_public_unique_base_v<T, D> || detail::rcu_nonvirtual_base_v<T, D>,
+                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: its rcu_obj_base<T, D> "
+                "base must not be virtual");
+  if constexpr (detail::rcu_has_base_v<T, D> && detail::rcu_public_unique_base_v<T, D> &&
+                detail::rcu_nonvirtual_base_v<T, D>) {
+    T* x = static_cast<T*>(this);  // the complete object, whatever unary operator& T has
+    saferecl_deleter_ = std::move(d);
+    if (SAFERECL_MUTANT("MR-20")) {  // retire on top of an allocating path (terminates on OOM)
+      rcu_retire(x, [](T* q) { static_cast<rcu_obj_base*>(q)->saferecl_deleter_(q); }, dom);
+      return;
+    }
+    saferecl_node_.invoke = &saferecl_run_;
+    saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
+    detail::rcu_enqueue(dom, &saferecl_node_);
+  }
+}
+
+// ----------------------------------------------------------------------------- rcu_domain
+class rcu_domain {
+ public:
+  rcu_domain(const rcu_domain&) = delete;
+  rcu_domain& operator=(const rcu_domain&) = delete;
+
+  void lock() noexcept;
+  bool try_lock() noexcept;
+  void unlock() noexcept;
+
+ private:
+  constexpr rcu_domain() noexcept = default;
+  friend rcu_domain& rcu_default_domain() noexcept;
+  friend struct detail::rcu_domain_access;
+
+  static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu.cpp
+
+  // Read by every outermost lock (gp_ctr_) and unlock (flags_); written once per grace
+  // period (and per writer sleep). Kept on a line of their own.
+  alignas(detail::kCacheLine) std::atomic<std::uint64_t> gp_ctr_{1};  // phase 0, depth 1
+  std::atomic<std::uint32_t> flags_{0};
+  char pad_[detail::kCacheLine - sizeof(std::atomic<std::uint64_t>) -
+            sizeof(std::atomic<std::uint32_t>)] = {};
+};
+
+inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::s_default_; }
+
+inline void rcu_domain::lock() noexcept {
+  detail::rcu_reader_rec* r = detail::tls_rcu_reader;
+  if (__builtin_expect(r == nullptr, 0)) r = detail::rcu_register_reader();
+  std::uint64_t c = r->ctr.load(std::memory_order_relaxed);
+  if (SAFERECL_MUTANT("MR-06")) c = 0;  // no nesting: every lock starts a fresh region
+  if (__builtin_expect((c & detail::rcu_nest_mask()) == 0, 1)) {
+    const std::uint64_t g = gp_ctr_.load(std::memory_order_relaxed);
+    SAFERECL_MUTANT_WIDEN_WINDOW();  // between reading the phase and publishing it (MR-03/19)
+    r->ctr.store(g, detail::kRcuPublish);
+    if (!SAFERECL_MUTANT("MR-07")) detail::light_fence();
+  } else {
+    r->ctr.store(c + 1, detail::kRcuPublish);
+  }
+}
+
+inline bool rcu_domain::try_lock() noexcept {
+  if (SAFERECL_MUTANT("MR-24")) return false;  // try_lock fails and opens no region
+  lock();
+  return true;
+}
+
+inline void rcu_domain::unlock() noexcept {
+  detail::rcu_reader_rec* r = detail::tls_rcu_reader;
+  const std::uint64_t c = r->ctr.load(std::memory_order_relaxed);
+  if (__builtin_expect((c & detail::rcu_nest_mask()) == 1, 1) || SAFERECL_MUTANT("MR-06")) {
+    r->ctr.store(0, detail::kRcuPublish);
+    detail::light_fence();
+    if (__builtin_expect((flags_.load(detail::kRcuFlagsLoad) | r->deferred_work) != 0, 0))
+      detail::rcu_unlock_slow(*this);
+  } else {
+    r->ctr.store(c - 1, detail::kRcuPublish);
+    if (SAFERECL_MUTANT("MR-11") && flags_.load(detail::kRcuFlagsLoad) != 0)  // inner unlock
+      detail::rcu_unlock_slow(*this);                                        // runs callbacks
+  }
+}
+
+// ------------------------------------------------------------------------------ rcu_retire
+template <class T, class D>
+void rcu_retire(T* p, D d, rcu_domain& dom) {
+  static_assert(std::is_move_constructible_v<D>,
+                "rcu_retire(p, d, dom): the deleter type D must be move-constructible");
+  static_assert(std::is_invocable_v<D&, T*&>,
+                "rcu_retire(p, d, dom): d(p) must be well-formed (D must be callable with T*)");
+  if constexpr (std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
+    if (SAFERECL_MUTANT("MR-21")) {  // on failure, still evaluates d(p), then rethrows
+      try {
+        detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d)));
+      } catch (...) {
+        rcu_synchronize(dom);
+        d(p);
+        throw;
+      }
+      return;
+    }
+    // The new-expression allocates before it moves d: a throw schedules nothing.
+    detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d)));
+  }
+}
+
+}  // namespace saferecl

@@ -1,0 +1,576 @@
+// Slow paths of the reference <hazard_pointer>: the record registry and pool, reclamation
+// passes, thread exit, and the batch functions. Design: saferecl/hazard_pointer.hpp.
+#include "saferecl/hazard_pointer.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <new>
+
+namespace saferecl {
+namespace detail {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Global state: constant-initialized, trivially destructible, never torn down, so it is
+// usable from any static constructor or destructor and from any thread-exit hook.
+// ---------------------------------------------------------------------------------------
+
+constexpr std::size_t kBlockRecords = 32;          // records per registry block (minimum)
+constexpr unsigned kRefill = kHazardCacheSize / 2;  // extra records claimed for the cache
+
+struct hazard_block {
+  hazard_block* next;    // immutable once published
+  std::size_t size;      // records in `recs`
+  hazard_record* recs;   // cache-line aligned, inside the same allocation
+};
+
+struct alignas(kCacheLine) registry_state {
+  std::atomic<hazard_block*> head{nullptr};
+  std::atomic<std::size_t> records{0};      // R
+  std::atomic<std::ptrdiff_t> free{0};      // records in the pool (approximate, hint only)
+};
+
+struct alignas(kCacheLine) shared_list_state {
+  std::atomic<hazard_retired_node*> head{nullptr};
+  std::atomic<std::ptrdiff_t> count{0};     // exact once every push/take has completed
+};
+
+constinit registry_state g_registry;
+constinit shared_list_state g_shared;
+
+using node_access = hazard_node_access;
+
+std::ptrdiff_t current_threshold() noexcept {
+  auto r = static_cast<std::ptrdiff_t>(g_registry.records.load(std::memory_order_relaxed));
+  return std::max(kHazardMinThreshold, 2 * r);
+}
+
+// Only mutants take this lock (MH-09, MH-19); the real algorithm has no lock at all.
+std::mutex& mutant_mutex() noexcept {
+  static std::mutex m;
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// Registry and pool
+// ---------------------------------------------------------------------------------------
+
+template <class F>
+void for_each_record(F&& f) noexcept {
+  for (hazard_block* b = g_registry.head.load(std::memory_order_acquire); b != nullptr;
+       b = b->next)
+    for (std::size_t i = 0; i < b->size; ++i) f(b->recs[i]);
+}
+
+// Claims up to `want` free records (CAS in_use false -> true); returns them chained.
+hazard_record* claim_from_pool(std::size_t want, std::size_t& got) noexcept {
+  got = 0;
+  hazard_record* chain = nullptr;
+  if (g_registry.free.load(std::memory_order_relaxed) <= 0) return nullptr;
+  for (hazard_block* b = g_registry.head.load(std::memory_order_acquire);
+       b != nullptr && got < want; b = b->next) {
+    for (std::size_t i = 0; i < b->size && got < want; ++i) {
+      hazard_record& r = b->recs[i];
+      if (r.in_use.load(std::memory_order_relaxed)) continue;
+      bool expected = false;
+      if (r.in_use.compare_exchange_strong(expected, true, std::memory_order_acquire,
+                                           std::memory_order_relaxed)) {
+        r.chain = chain;
+        chain = &r;
+        ++got;
+      }
+    }
+  }
+  if (got != 0)
+    g_registry.free.fetch_sub(static_cast<std::ptrdiff_t>(got), std::memory_order_relaxed);
+  return chain;
+}
+
+void release_to_pool(hazard_record* r) noexcept {
+  r->in_use.store(false, std::memory_order_release);
+  g_registry.free.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Allocates and publishes a block of max(kBlockRecords, take) records, the first `take` of
+// which are returned (chained) already owned by the caller. Throws bad_alloc.
+hazard_record* allocate_block(std::size_t take) {
+  const std::size_t n = std::max(kBlockRecords, take);
+  // Plain operator new (not the aligned form), so the usual fault-injection replacement
+  // of operator new(size_t) reaches this allocation; aligned by hand. Never freed.
+  void* raw = ::operator new(sizeof(hazard_block) + kCacheLine + n * sizeof(hazard_record));
+  auto* block = ::new (raw) hazard_block{nullptr, n, nullptr};
+  void* p = static_cast<char*>(raw) + sizeof(hazard_block);
+  std::size_t space = kCacheLine + n * sizeof(hazard_record);
+  p = std::align(alignof(hazard_record), n * sizeof(hazard_record), p, space);
+  block->recs = static_cast<hazard_record*>(p);
+  hazard_record* chain = nullptr;
+  for (std::size_t i = 0; i < n; ++i) {
+    hazard_record* r = ::new (static_cast<void*>(block->recs + i)) hazard_record{};
+    if (i < take) {
+      r->in_use.store(true, std::memory_order_relaxed);
+      r->chain = chain;
+      chain = r;
+    }
+  }
+  hazard_block* head = g_registry.head.load(std::memory_order_relaxed);
+  do {
+    block->next = head;
+  } while (!g_registry.head.compare_exchange_weak(head, block, std::memory_order_release,
+                                                  std::memory_order_relaxed));
+  g_registry.records.fetch_add(n, std::memory_order_relaxed);
+  if (n > take)
+    g_registry.free.fetch_add(static_cast<std::ptrdiff_t>(n - take), std::memory_order_relaxed);
+  return chain;
+}
+
+// `want` records if the pool has them, at least `need` (allocating); all or nothing.
+hazard_record* obtain(std::size_t need, std::size_t want) {
+  std::size_t got = 0;
+  hazard_record* chain = claim_from_pool(want, got);
+  if (got >= need) return chain;
+  hazard_record* fresh;
+  try {
+    fresh = allocate_block(want - got);
+  } catch (...) {
+    hazard_release_chain(chain);
+    throw;
+  }
+  hazard_record* tail = fresh;
+  while (tail->chain != nullptr) tail = tail->chain;
+  tail->chain = chain;
+  return fresh;
+}
+
+// ---------------------------------------------------------------------------------------
+// Thread lifecycle
+// ---------------------------------------------------------------------------------------
+
+void on_thread_exit(void*) noexcept;
+
+// The pthread key whose destructor hands a thread's state back (key + 1; 0 = not yet
+// created). Published by CAS rather than a function-local static: a static's init guard
+// held by another thread at fork() time would hang the child forever.
+std::atomic<unsigned long> g_exit_key{0};
+
+bool exit_key(pthread_key_t& key) noexcept {
+  unsigned long k = g_exit_key.load(std::memory_order_acquire);
+  if (k == 0) {
+    pthread_key_t fresh;
+    if (::pthread_key_create(&fresh, &on_thread_exit) != 0) return false;
+    const unsigned long mine = static_cast<unsigned long>(fresh) + 1;
+    if (g_exit_key.compare_exchange_strong(k, mine, std::memory_order_acq_rel,
+                                           std::memory_order_acquire))
+      k = mine;
+    else
+      ::pthread_key_delete(fresh);  // another thread won; use its key
+  }
+  key = static_cast<pthread_key_t>(k - 1);
+  return true;
+}
+
+void attach(hazard_thread_state& t) noexcept {
+  if (t.phase == hazard_phase::alive) return;
+  if (t.phase == hazard_phase::dead) {
+    if (!SAFERECL_MUTANT("MH-15")) return;
+    // MH-15: no "destroyed" flag honoured: the state is lazily rebuilt after its teardown,
+    // and nothing will ever tear it down again.
+  } else {
+    // Decide the fence mode (membarrier registration, a system call) once per process
+    // here, off the protect and reclaim paths.
+    if constexpr (!kTsanBuild) (void)current_fence_mode();
+    pthread_key_t key;
+    if (!exit_key(key) || ::pthread_setspecific(key, &t) != 0) {
+      t.phase = hazard_phase::dead;  // cannot see thread exit: use the shared path only
+      return;
+    }
+  }
+  t.phase = hazard_phase::alive;
+  t.capacity = kHazardCacheSize;
+  t.threshold = current_threshold();
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared retired list
+// ---------------------------------------------------------------------------------------
+
+void push_shared(hazard_retired_node* first, hazard_retired_node* last,
+                 std::ptrdiff_t n) noexcept {
+  hazard_retired_node* head = g_shared.head.load(std::memory_order_relaxed);
+  do {
+    node_access::next(last) = head;
+  } while (!g_shared.head.compare_exchange_weak(head, first, std::memory_order_release,
+                                                std::memory_order_relaxed));
+  g_shared.count.fetch_add(n, std::memory_order_relaxed);
+}
+
+hazard_retired_node* take_shared() noexcept {
+  if (g_shared.head.load(std::memory_order_relaxed) == nullptr) return nullptr;
+  hazard_retired_node* list;
+  if (SAFERECL_MUTANT("MH-18")) {  // read-then-clear: overlapping passes take the same list
+    list = g_shared.head.load(std::memory_order_acquire);
+    SAFERECL_MUTANT_WIDEN_WINDOW();
+    g_shared.head.store(nullptr, std::memory_order_relaxed);
+  } else {
+    list = g_shared.head.exchange(nullptr, std::memory_order_acquire);
+  }
+  std::ptrdiff_t n = 0;
+  for (hazard_retired_node* p = list; p != nullptr; p = node_access::next(p)) ++n;
+  g_shared.count.fetch_sub(n, std::memory_order_relaxed);
+  return list;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reclamation pass
+// ---------------------------------------------------------------------------------------
+
+void fence_before_scan() noexcept {
+  if (SAFERECL_MUTANT("MH-03")) return;  // and relaxed loads in load_hazard
+  if constexpr (kTsanBuild)
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  else
+    heavy_fence();
+}
+
+struct scan_mode {
+  bool relaxed = SAFERECL_MUTANT("MH-03");
+  bool plain = SAFERECL_MUTANT("MH-17");
+};
+
+inline const void* load_hazard(const hazard_record& r, scan_mode m) noexcept {
+  if (m.plain)  // MH-17: a plain read racing with the owner's atomic stores
+    return *reinterpret_cast<const void* const*>(&r.hazard);
+  return r.hazard.load(m.relaxed ? std::memory_order_relaxed
+                                 : (kTsanBuild ? std::memory_order_seq_cst
+                                               : std::memory_order_acquire));
+}
+
+// The set of hazards observed after the pass's fence.
+class hazard_snapshot {
+ public:
+  // `t` supplies a reusable buffer when `reuse` (a live thread); otherwise a temporary one.
+  hazard_snapshot(hazard_thread_state& t, bool reuse) noexcept : t_(t), reuse_(reuse) {
+    if (reuse_) {
+      buf_ = t.scratch;
+      cap_ = t.scratch_cap;
+    }
+    for_each_record([&](const hazard_record& r) {
+      if (fallback_) return;
+      const void* h = load_hazard(r, mode_);
+      if (h == nullptr) return;
+      if (n_ == cap_ && !grow()) return;
+      buf_[n_++] = reinterpret_cast<std::uintptr_t>(h);
+    });
+    if (!fallback_) std::sort(buf_, buf_ + n_);
+  }
+
+  ~hazard_snapshot() {
+    if (reuse_) {
+      t_.scratch = buf_;
+      t_.scratch_cap = cap_;
+    } else {
+      std::free(buf_);
+    }
+  }
+
+  hazard_snapshot(const hazard_snapshot&) = delete;
+  hazard_snapshot& operator=(const hazard_snapshot&) = delete;
+
+  bool contains(const void* key) const noexcept {
+    if (fallback_) {  // no memory for a snapshot: compare with the records directly
+      bool found = false;
+      for_each_record([&](const hazard_record& r) { found = found || load_hazard(r, mode_) == key; });
+      return found;
+    }
+    return std::binary_search(buf_, buf_ + n_, reinterpret_cast<std::uintptr_t>(key));
+  }
+
+ private:
+  bool grow() noexcept {
+    std::size_t cap = cap_ == 0 ? 64 : 2 * cap_;
+    void* p = std::realloc(buf_, cap * sizeof(std::uintptr_t));
+    if (p == nullptr) {
+      fallback_ = true;
+      return false;
+    }
+    buf_ = static_cast<std::uintptr_t*>(p);
+    cap_ = cap;
+    return true;
+  }
+
+  hazard_thread_state& t_;
+  bool reuse_;
+  bool fallback_ = false;
+  scan_mode mode_{};
+  std::uintptr_t* buf_ = nullptr;
+  std::size_t cap_ = 0;
+  std::size_t n_ = 0;
+};
+
+struct split_result {
+  hazard_retired_node* doomed = nullptr;
+  hazard_retired_node* kept = nullptr;
+  hazard_retired_node* kept_tail = nullptr;
+  std::ptrdiff_t ndoomed = 0;
+  std::ptrdiff_t nkept = 0;
+};
+
+// Steps 2-4: fence, snapshot, split. `list` must have been detached before the call.
+split_result scan(hazard_retired_node* list, hazard_thread_state& t, bool reuse) noexcept {
+  split_result s;
+  fence_before_scan();
+  std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held during the scan
+  if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
+  hazard_snapshot hazards(t, reuse);
+  while (list != nullptr) {
+    hazard_retired_node* n = list;
+    list = node_access::next(n);
+    if (hazards.contains(node_access::key(n))) {
+      node_access::next(n) = s.kept;
+      if (s.kept == nullptr) s.kept_tail = n;
+      s.kept = n;
+      ++s.nkept;
+    } else {
+      node_access::next(n) = s.doomed;
+      s.doomed = n;
+      ++s.ndoomed;
+    }
+  }
+  return s;
+}
+
+void run_deleters(hazard_retired_node* list) noexcept {
+  while (list != nullptr) {
+    hazard_retired_node* n = list;
+    list = node_access::next(n);  // read before the deleter frees n
+    node_access::reclaim(n);
+  }
+}
+
+hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noexcept {
+  if (a == nullptr) return b;
+  if (b == nullptr) return a;
+  hazard_retired_node* tail = a;
+  while (node_access::next(tail) != nullptr) tail = node_access::next(tail);
+  node_access::next(tail) = b;
+  return a;
+}
+
+// A pass by a live thread over its private list and the shared list.
+void pass_alive(hazard_thread_state& t) noexcept {
+  t.in_pass = true;
+  for (;;) {
+    hazard_retired_node* list = std::exchange(t.retired, nullptr);
+    t.retired_count = 0;
+    list = concat(list, take_shared());
+    split_result s = scan(list, t, /*reuse=*/true);
+    run_deleters(s.doomed);
+    if (SAFERECL_MUTANT("MH-08")) {  // objects retired by those deleters skip the check
+      run_deleters(std::exchange(t.retired, nullptr));
+      t.retired_count = 0;
+    }
+    if (s.kept != nullptr) {
+      node_access::next(s.kept_tail) = t.retired;
+      t.retired = s.kept;
+      t.retired_count += s.nkept;
+    }
+    if (SAFERECL_MUTANT("MH-11")) t.retired_count -= s.nkept + s.ndoomed;  // credit drift
+    t.threshold = current_threshold();
+    if (t.retired_count < t.threshold || s.ndoomed == 0) break;
+  }
+  t.in_pass = false;
+}
+
+// A pass over the shared list only, by a thread without (usable) private state.
+void pass_shared(hazard_thread_state& t) noexcept {
+  if (t.in_pass) return;
+  t.in_pass = true;
+  for (;;) {
+    hazard_retired_node* list = take_shared();
+    if (list == nullptr) break;
+    split_result s = scan(list, t, /*reuse=*/false);
+    run_deleters(s.doomed);
+    if (s.kept != nullptr) push_shared(s.kept, s.kept_tail, s.nkept);
+    if (g_shared.count.load(std::memory_order_relaxed) < current_threshold() || s.ndoomed == 0)
+      break;
+  }
+  t.in_pass = false;
+}
+
+void maybe_pass_shared(hazard_thread_state& t) noexcept {
+  if (g_shared.count.load(std::memory_order_relaxed) >= current_threshold()) pass_shared(t);
+}
+
+// Hand the cache and the retired list of `t` back to the shared domain.
+void hand_back(hazard_thread_state& t) noexcept {
+  while (t.cached != 0) release_to_pool(t.cache[--t.cached]);
+  if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
+    t.retired = nullptr;
+    t.retired_count = 0;
+  }
+  if (t.retired != nullptr) {
+    hazard_retired_node* tail = t.retired;
+    std::ptrdiff_t n = 1;
+    while (node_access::next(tail) != nullptr) {
+      tail = node_access::next(tail);
+      ++n;
+    }
+    push_shared(std::exchange(t.retired, nullptr), tail, n);
+    t.retired_count = 0;
+  }
+  std::free(std::exchange(t.scratch, nullptr));
+  t.scratch_cap = 0;
+}
+
+void on_thread_exit(void*) noexcept {
+  hazard_thread_state& t = hazard_tls;
+  if (SAFERECL_MUTANT("MH-10")) {
+    // Single-shot drain: hand back and reclaim while still "alive", then declare the state
+    // dead; whatever the deleters retired or cached meanwhile is stranded.
+    hand_back(t);
+    maybe_pass_shared(t);
+    t.phase = hazard_phase::dead;
+    t.capacity = 0;
+    return;
+  }
+  t.phase = hazard_phase::dead;  // from here on, re-entrant calls use the shared path
+  t.capacity = 0;
+  t.threshold = 0;
+  hand_back(t);
+  maybe_pass_shared(t);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Entry points used by the inline fast paths
+// ---------------------------------------------------------------------------------------
+
+hazard_record* hazard_acquire_slow() {
+  hazard_thread_state& t = hazard_tls;
+  attach(t);
+  const bool cache = t.phase == hazard_phase::alive && t.cached == 0;
+  hazard_record* chain = obtain(1, cache ? 1 + kRefill : 1);
+  hazard_record* r = chain;
+  for (chain = chain->chain; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = chain;
+  if (SAFERECL_MUTANT("MH-14")) {
+    r->home = &t;
+    for (unsigned i = 0; i < t.cached; ++i) t.cache[i]->home = &t;
+  }
+  return r;
+}
+
+void hazard_release_slow(hazard_record* r) noexcept {
+  hazard_thread_state& t = hazard_tls;
+  if (t.phase == hazard_phase::uninit) attach(t);
+  if (t.cached < t.capacity) {
+    t.cache[t.cached++] = r;
+    return;
+  }
+  release_to_pool(r);
+}
+
+void hazard_retire_overflow(hazard_thread_state& t) noexcept {
+  if (!t.in_pass) pass_alive(t);
+}
+
+void hazard_retire_slow(hazard_retired_node* n) noexcept {
+  hazard_thread_state& t = hazard_tls;
+  attach(t);
+  if (t.phase == hazard_phase::alive) {
+    node_access::next(n) = t.retired;
+    t.retired = n;
+    if (++t.retired_count >= t.threshold) hazard_retire_overflow(t);
+    return;
+  }
+  push_shared(n, n, 1);
+  maybe_pass_shared(t);
+}
+
+hazard_record* hazard_acquire_chain(std::size_t n) {
+  hazard_thread_state& t = hazard_tls;
+  hazard_record* chain = nullptr;
+  std::size_t have = 0;
+  while (have < n && t.cached != 0) {
+    hazard_record* r = t.cache[--t.cached];
+    r->chain = chain;
+    chain = r;
+    ++have;
+  }
+  if (have == n) return chain;
+  hazard_record* more;
+  try {
+    more = obtain(n - have, n - have);
+  } catch (...) {
+    for (; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = chain;  // undo
+    throw;
+  }
+  hazard_record* tail = more;
+  while (tail->chain != nullptr) tail = tail->chain;
+  tail->chain = chain;
+  return more;
+}
+
+void hazard_release_chain(hazard_record* chain) noexcept {
+  while (chain != nullptr) {
+    hazard_record* next = chain->chain;
+    release_to_pool(chain);
+    chain = next;
+  }
+}
+
+// MH-14: the record goes back to the cache of the thread that first took it from the pool,
+// written from this thread without synchronization (and even if that thread has exited).
+void hazard_release_to_home(hazard_record* r) noexcept {
+  hazard_thread_state* home = r->home != nullptr ? r->home : &hazard_tls;
+  SAFERECL_MUTANT_WIDEN_WINDOW();
+  if (home->cached < home->capacity) {
+    home->cache[home->cached++] = r;
+    return;
+  }
+  release_to_pool(r);
+}
+
+// MH-09: retire under a non-recursive lock that the pass keeps while the deleters run; a
+// deleter that retires deadlocks.
+void hazard_retire_locked(hazard_retired_node* n) noexcept {
+  std::lock_guard<std::mutex> lock(mutant_mutex());
+  hazard_thread_state& t = hazard_tls;
+  if (t.phase != hazard_phase::alive) {
+    push_shared(n, n, 1);
+    return;
+  }
+  node_access::next(n) = t.retired;
+  t.retired = n;
+  if (++t.retired_count >= t.threshold) pass_alive(t);
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------
+// C++29 batches (P3428R4)
+// ---------------------------------------------------------------------------------------
+
+void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
+  std::size_t need = 0;
+  for (const hazard_pointer& h : batch) need += h.empty() ? 1 : 0;
+  if (need == 0) return;
+  detail::hazard_record* chain = detail::hazard_acquire_chain(need);  // throws: no change
+  for (hazard_pointer& h : batch) {
+    if (!h.empty()) continue;
+    h.rec_ = chain;
+    chain = chain->chain;
+  }
+}
+
+void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept {
+  for (hazard_pointer& h : batch) {
+    if (h.empty()) continue;
+    detail::hazard_release(std::exchange(h.rec_, nullptr));
+  }
+}
+
+}  // namespace saferecl

@@ -1,0 +1,35 @@
+// Run-time selection of the active mutant; see saferecl/detail/mutation.hpp.
+// Compiled only into the mutation-enabled library (SAFERECL_MUTATION_POINTS).
+#include "saferecl/detail/mutation.hpp"
+
+#include <cstdlib>
+#include <string_view>
+#include <thread>
+
+namespace saferecl::detail {
+namespace {
+
+std::string_view active_mutant() noexcept {
+  static const std::string_view active = [] {
+    const char* env = std::getenv("SAFERECL_MUTANT");
+    return std::string_view(env != nullptr ? env : "");
+  }();
+  return active;
+}
+
+}  // namespace
+
+bool mutant_active(const char* id) noexcept { return active_mutant() == id; }
+
+void mutant_widen_window() noexcept {
+  if (active_mutant().empty()) return;
+  // A cheap per-thread pseudo-random stream: yield on about one call in eight.
+  thread_local unsigned state = static_cast<unsigned>(
+      std::hash<std::thread::id>{}(std::this_thread::get_id())) | 1U;
+  state ^= state << 13;
+  state ^= state >> 17;
+  state ^= state << 5;
+  if ((state & 7U) == 0) std::this_thread::yield();
+}
+
+}  // namespace saferecl::detail

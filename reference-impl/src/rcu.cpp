@@ -1,0 +1,472 @@
+// The out-of-line part of <rcu>: registry, grace periods, the callback queue, rcu_barrier,
+// thread exit and fork. The algorithm and its ordering argument are described at the top of
+// saferecl/rcu.hpp; comments here refer to its paragraphs (a)-(e).
+#include "saferecl/rcu.hpp"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <new>
+#include <thread>
+
+namespace saferecl {
+
+constinit rcu_domain rcu_domain::s_default_;
+
+namespace detail {
+
+struct rcu_domain_access {
+  static std::atomic<std::uint64_t>& gp_ctr(rcu_domain& d) noexcept { return d.gp_ctr_; }
+  static std::atomic<std::uint32_t>& flags(rcu_domain& d) noexcept { return d.flags_; }
+};
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using acc = rcu_domain_access;
+
+// Pending evaluations above which a retiring thread (outside any region) drives a grace period.
+constexpr u64 kRcuRetireThreshold = 1024;
+// Scans of the registry (with a pause between them) before a waiting grace period sleeps.
+// No sched_yield phase: on an oversubscribed machine a yield hands the CPU to a busy reader
+// for a whole time slice, while a futex sleep is ended by the reader's outermost unlock.
+constexpr unsigned kSpinScans = 128;
+constexpr u32 kReserveRecords = 64;
+
+constexpr std::memory_order kScanLoad =
+    kTsanBuild ? std::memory_order_seq_cst : std::memory_order_acquire;
+
+// ------------------------------------------------------------------------- futex helpers
+void futex_wait(std::atomic<u32>& word, u32 expected) noexcept {
+  (void)::syscall(SYS_futex, reinterpret_cast<u32*>(&word), FUTEX_WAIT_PRIVATE, expected,
+                  nullptr, nullptr, 0);
+}
+void futex_wake_all(std::atomic<u32>& word) noexcept {
+  (void)::syscall(SYS_futex, reinterpret_cast<u32*>(&word), FUTEX_WAKE_PRIVATE, INT_MAX,
+                  nullptr, nullptr, 0);
+}
+void futex_wake_one(std::atomic<u32>& word) noexcept {
+  (void)::syscall(SYS_futex, reinterpret_cast<u32*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr,
+                  nullptr, 0);
+}
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+// A three-state futex mutex (0 free, 1 locked, 2 locked with sleepers). It never allocates,
+// can be reset in a fork child, and its acquire/release operations are visible to TSan.
+class futex_lock {
+ public:
+  bool try_lock() noexcept {
+    u32 c = 0;
+    return state_.compare_exchange_strong(c, 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+  void lock() noexcept {
+    if (try_lock()) return;
+    for (int i = 0; i < 100; ++i) {
+      cpu_relax();
+      if (state_.load(std::memory_order_relaxed) == 0 && try_lock()) return;
+    }
+    u32 c = state_.exchange(2, std::memory_order_acquire);
+    while (c != 0) {
+      futex_wait(state_, 2);
+      c = state_.exchange(2, std::memory_order_acquire);
+    }
+  }
+  void unlock() noexcept {
+    if (state_.exchange(0, std::memory_order_release) == 2) futex_wake_one(state_);
+  }
+  void reset() noexcept { state_.store(0, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<u32> state_{0};
+};
+
+// An executor's record of the evaluations it has detached and is running: [lo, ...).
+struct inflight_ticket {
+  u64 lo;
+  const void* owner;  // the executing thread (address of its t_in_executor)
+  inflight_ticket* prev;
+  inflight_ticket* next;
+};
+
+struct rcu_state {
+  // Grace periods. gp_seq: even = idle, odd = in progress; +2 per grace period.
+  alignas(kCacheLine) futex_lock gp_lock;
+  std::atomic<u64> gp_seq{0};
+  std::atomic<u32> gp_futex{0};  // a sleeping grace period waits here; readers bump it
+
+  // Registry (lock-free, append-only list of immortal records).
+  alignas(kCacheLine) std::atomic<rcu_reader_rec*> registry{nullptr};
+  std::atomic<u32> reserve_used{0};
+
+  // Callback queue, all fields but the atomics guarded by cb_lock.
+  alignas(kCacheLine) futex_lock cb_lock;
+  rcu_cb_node* head = nullptr;
+  rcu_cb_node* tail = nullptr;
+  u64 enq_count = 0;    // evaluations ever queued (next sequence number)
+  u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
+  inflight_ticket* inflight = nullptr;
+  u32 barrier_waiters = 0;
+  bool torn_down = false;                   // MR-25 only
+  std::atomic<u64> head_snap{~u64{0}};      // snap of the queue head (for the ready hint)
+  std::atomic<u32> barrier_futex{0};        // bumped when a ticket goes and barriers sleep
+};
+
+constinit rcu_state g;
+constinit rcu_reader_rec g_reserve[kReserveRecords];
+thread_local constinit bool t_in_executor = false;
+
+pthread_once_t g_once = PTHREAD_ONCE_INIT;
+pthread_key_t g_exit_key;
+bool g_exit_key_ok = false;
+
+// -------------------------------------------------------------------------- thread exit
+void thread_exit(void* p) noexcept {
+  auto* r = static_cast<rcu_reader_rec*>(p);
+  if (tls_rcu_reader == r) tls_rcu_reader = nullptr;
+  if (SAFERECL_MUTANT("MR-15")) {  // record left registered with a stale "active" word
+    r->ctr.store(acc::gp_ctr(rcu_default_domain()).load(std::memory_order_relaxed),
+                 std::memory_order_release);
+    return;
+  }
+  r->ctr.store(0, kRcuPublish);  // already 0 unless the thread exits inside a region (UB)
+  r->deferred_work = 0;
+  r->in_use.store(false, std::memory_order_release);
+}
+
+// ---------------------------------------------------------------------------------- fork
+void fork_prepare() noexcept { g.cb_lock.lock(); }
+void fork_parent() noexcept { g.cb_lock.unlock(); }
+void fork_child() noexcept {
+  // Only the forking thread survives: release every other record, abandon a grace period
+  // that another thread was driving (it will be redone; gp_seq rolls back to "idle", which
+  // is conservative for every target computed so far), and forget evaluations that other
+  // threads had detached (they were running on threads that do not exist here).
+  rcu_reader_rec* me = tls_rcu_reader;
+  for (rcu_reader_rec* p = g.registry.load(std::memory_order_relaxed); p; p = p->next) {
+    if (p == me) continue;
+    p->ctr.store(0, std::memory_order_relaxed);
+    p->deferred_work = 0;
+    p->in_use.store(false, std::memory_order_relaxed);
+  }
+  g.gp_lock.reset();
+  const u64 s = g.gp_seq.load(std::memory_order_relaxed);
+  if (s & 1) g.gp_seq.store(s - 1, std::memory_order_relaxed);
+  acc::flags(rcu_default_domain()).fetch_and(~kRcuWriterWaiting, std::memory_order_relaxed);
+  for (inflight_ticket* t = g.inflight; t;) {
+    inflight_ticket* nx = t->next;
+    if (t->owner != &t_in_executor) {
+      if (t->prev) t->prev->next = t->next; else g.inflight = t->next;
+      if (t->next) t->next->prev = t->prev;
+    }
+    t = nx;
+  }
+  g.barrier_waiters = 0;
+  g.cb_lock.reset();
+}
+
+// ------------------------------------------------------------------- teardown (MR-25 only)
+void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops what is queued
+  g.cb_lock.lock();
+  g.head = g.tail = nullptr;
+  g.taken_count = g.enq_count;
+  g.torn_down = true;
+  g.cb_lock.unlock();
+}
+
+void init_once() noexcept {
+  (void)current_fence_mode();
+  g_exit_key_ok = ::pthread_key_create(&g_exit_key, &thread_exit) == 0;
+  (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
+  if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
+}
+
+inline void ensure_init() noexcept { (void)::pthread_once(&g_once, &init_once); }
+
+// ---------------------------------------------------------------------------- registry
+rcu_reader_rec* allocate_record() noexcept {
+  if (SAFERECL_MUTANT("MR-20")) return new rcu_reader_rec;  // lock() allocates with new
+  const u32 i = g.reserve_used.fetch_add(1, std::memory_order_relaxed);
+  if (i < kReserveRecords) return &g_reserve[i];
+  void* mem = nullptr;
+  if (::posix_memalign(&mem, alignof(rcu_reader_rec), sizeof(rcu_reader_rec)) != 0) {
+    std::abort();  // no memory at all for a thread's first region
+  }
+  return ::new (mem) rcu_reader_rec;
+}
+
+// Scan: is some reader inside a region that the current wait must outlast? `cur` is the
+// domain word; a region blocks when it is active and began in the other phase.
+bool any_blocking_reader(u64 cur) noexcept {
+  const u64 mask = rcu_nest_mask();
+  const std::memory_order order =
+      SAFERECL_MUTANT("MR-08") ? std::memory_order_relaxed : kScanLoad;  // MR-08: no acquire
+  for (rcu_reader_rec* p = g.registry.load(std::memory_order_acquire); p; p = p->next) {
+    const u64 c = p->ctr.load(order);
+    if ((c & mask) == 0) continue;
+    if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) return true;
+  }
+  return false;
+}
+
+void wait_for_readers(rcu_domain& d) noexcept {
+  std::atomic<u32>& flags = acc::flags(d);
+  const u64 cur = acc::gp_ctr(d).load(std::memory_order_relaxed);  // written only by us
+  for (unsigned round = 0;; ++round) {
+    if (!any_blocking_reader(cur)) break;
+    if (SAFERECL_MUTANT("MR-17")) { std::this_thread::yield(); continue; }  // busy-wait
+    if (round < kSpinScans) { cpu_relax(); continue; }
+    // Sleep, ordering argument (d): the futex word is read before the rescan.
+    u32 seen = g.gp_futex.load(std::memory_order_acquire);
+    flags.fetch_or(kRcuWriterWaiting, std::memory_order_seq_cst);
+    heavy_fence();
+    if (!any_blocking_reader(cur)) break;
+    if (SAFERECL_MUTANT("MR-18")) seen = g.gp_futex.load(std::memory_order_acquire);  // late
+    futex_wait(g.gp_futex, seen);
+  }
+  flags.fetch_and(~kRcuWriterWaiting, std::memory_order_relaxed);
+}
+
+// Sets the ready hint when the queue head has become runnable.
+void publish_ready_hint(rcu_domain& d) noexcept {
+  if (g.head_snap.load(std::memory_order_seq_cst) <= g.gp_seq.load(std::memory_order_seq_cst))
+    acc::flags(d).fetch_or(kRcuCallbacksReady, std::memory_order_seq_cst);
+}
+
+// One grace period; gp_lock held.
+void run_grace_period(rcu_domain& d) noexcept {
+  const u64 s = g.gp_seq.load(std::memory_order_relaxed);
+  g.gp_seq.store(s + 1, std::memory_order_seq_cst);
+  if (!SAFERECL_MUTANT("MR-07")) heavy_fence();           // (a)
+  if (!SAFERECL_MUTANT("MR-03")) wait_for_readers(d);     // stale readers, (c)
+  std::atomic<u64>& word = acc::gp_ctr(d);
+  word.store(word.load(std::memory_order_relaxed) ^ kRcuPhaseBit, std::memory_order_seq_cst);
+  wait_for_readers(d);                                     // readers of the old phase
+  g.gp_seq.store(s + 2, std::memory_order_seq_cst);
+  publish_ready_hint(d);
+}
+
+// Target of gp_seq that ends a whole grace period starting after a snapshot `s`.
+inline u64 target_after(u64 s) noexcept { return (s + 3) & ~u64{1}; }
+// The same, but content with a grace period already in progress (MR-04 / MR-19).
+inline u64 target_joining(u64 s) noexcept { return (s & 1) ? s + 1 : s + 2; }
+
+void drive_until(rcu_domain& d, u64 target) noexcept {
+  while (g.gp_seq.load(std::memory_order_acquire) < target) {
+    g.gp_lock.lock();
+    if (g.gp_seq.load(std::memory_order_relaxed) < target) run_grace_period(d);
+    g.gp_lock.unlock();
+  }
+}
+
+// ----------------------------------------------------------------------------- executor
+// Detaches the runnable prefix of the queue and runs it outside every internal lock.
+// Returns false when nothing was runnable (or the lock was busy and `wait` is false).
+bool run_ready(rcu_domain& d, bool wait) noexcept {
+  if (wait) g.cb_lock.lock();
+  else if (!g.cb_lock.try_lock()) return false;
+  acc::flags(d).fetch_and(~kRcuCallbacksReady, std::memory_order_seq_cst);
+  const u64 done = g.gp_seq.load(std::memory_order_seq_cst);
+  rcu_cb_node* const first = g.head;
+  rcu_cb_node* last = nullptr;
+  u64 n = 0;
+  for (rcu_cb_node* p = first; p != nullptr && p->snap <= done; p = p->next) { last = p; ++n; }
+  if (n == 0) {
+    g.cb_lock.unlock();
+    return false;
+  }
+  if (SAFERECL_MUTANT("MR-22")) {  // splice off by one: the last node stays queued
+    g.head = last;
+    g.taken_count += n - 1;
+  } else {
+    g.head = last->next;
+    if (g.head == nullptr) g.tail = nullptr;
+    g.taken_count += n;
+  }
+  g.head_snap.store(g.head ? g.head->snap : ~u64{0}, std::memory_order_seq_cst);
+  publish_ready_hint(d);
+  inflight_ticket t{first->seq, &t_in_executor, nullptr, g.inflight};
+  if (g.inflight) g.inflight->prev = &t;
+  g.inflight = &t;
+  const bool hold = SAFERECL_MUTANT("MR-10");  // deleters run under the queue lock
+  if (!hold) g.cb_lock.unlock();
+
+  const bool outer = t_in_executor;
+  t_in_executor = true;
+  for (rcu_cb_node* p = first; n-- > 0;) {
+    rcu_cb_node* nx = p->next;  // p is gone after invoke
+    p->invoke(p);
+    p = nx;
+  }
+  t_in_executor = outer;
+
+  if (!hold) g.cb_lock.lock();
+  if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
+  if (t.next) t.next->prev = t.prev;
+  const bool wake = g.barrier_waiters != 0;
+  if (wake) g.barrier_futex.fetch_add(1, std::memory_order_release);
+  g.cb_lock.unlock();
+  if (wake) futex_wake_all(g.barrier_futex);
+  return true;
+}
+
+u64 pending_count() noexcept {
+  g.cb_lock.lock();
+  const u64 n = g.enq_count - g.taken_count;
+  g.cb_lock.unlock();
+  return n;
+}
+
+bool in_own_region() noexcept {
+  rcu_reader_rec* r = tls_rcu_reader;
+  return r != nullptr && (r->ctr.load(std::memory_order_relaxed) & rcu_nest_mask()) != 0;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------ entry points
+rcu_reader_rec* rcu_register_reader() noexcept {
+  ensure_init();
+  if (SAFERECL_MUTANT("MR-16")) g.gp_lock.lock();  // registry shares the grace-period lock
+  rcu_reader_rec* r = nullptr;
+  for (rcu_reader_rec* p = g.registry.load(std::memory_order_acquire); p; p = p->next) {
+    bool expected = false;
+    if (!p->in_use.load(std::memory_order_relaxed) &&
+        p->in_use.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+      r = p;
+      break;
+    }
+  }
+  if (r == nullptr) {
+    r = allocate_record();
+    r->in_use.store(true, std::memory_order_relaxed);
+    rcu_reader_rec* h = g.registry.load(std::memory_order_relaxed);
+    do {
+      r->next = h;
+    } while (!g.registry.compare_exchange_weak(h, r, std::memory_order_seq_cst,
+                                               std::memory_order_relaxed));
+  }
+  if (SAFERECL_MUTANT("MR-16")) g.gp_lock.unlock();
+  r->deferred_work = 0;
+  tls_rcu_reader = r;
+  if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, r);
+  return r;
+}
+
+void rcu_unlock_slow(rcu_domain& d) noexcept {
+  std::atomic<u32>& flags = acc::flags(d);
+  if ((flags.load(std::memory_order_relaxed) & kRcuWriterWaiting) != 0 &&
+      (flags.fetch_and(~kRcuWriterWaiting, std::memory_order_acq_rel) & kRcuWriterWaiting) != 0) {
+    g.gp_futex.fetch_add(1, std::memory_order_release);
+    futex_wake_all(g.gp_futex);
+  }
+  if (t_in_executor) return;  // an unlock inside a deleter runs nothing
+  rcu_reader_rec* r = tls_rcu_reader;
+  if (r != nullptr && r->deferred_work != 0) {  // this thread retired past the threshold
+    r->deferred_work = 0;                       // inside its region: drive now that it left
+    if (pending_count() >= kRcuRetireThreshold) {
+      rcu_cb_node* t;
+      g.cb_lock.lock();
+      t = g.tail;
+      const u64 target = t ? t->snap : 0;
+      g.cb_lock.unlock();
+      drive_until(d, target);
+      run_ready(d, true);
+      return;
+    }
+  }
+  if ((flags.load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) run_ready(d, false);
+}
+
+void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
+  ensure_init();
+  if (SAFERECL_MUTANT("MR-02")) { n->invoke(n); return; }  // deleter runs inside retire
+  light_fence();  // (a): the caller's unlink before the snapshot of gp_seq
+  g.cb_lock.lock();
+  if (g.torn_down) { g.cb_lock.unlock(); return; }  // MR-25 only: dropped
+  const u64 s = g.gp_seq.load(std::memory_order_seq_cst);
+  const u64 target = SAFERECL_MUTANT("MR-04") ? target_joining(s) : target_after(s);
+  n->snap = target;
+  n->seq = g.enq_count++;
+  n->next = nullptr;
+  if (g.tail) {
+    g.tail->next = n;
+  } else {
+    g.head = n;
+    g.head_snap.store(target, std::memory_order_seq_cst);
+  }
+  g.tail = n;
+  const u64 pending = g.enq_count - g.taken_count;
+  g.cb_lock.unlock();
+  // n may already be running on another thread: do not touch it any more.
+
+  const bool over = pending >= kRcuRetireThreshold;
+  if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
+  if (t_in_executor) return;  // a deleter's retire only queues
+  if (in_own_region()) {      // never run or wait inside one's own region: defer
+    if (over) tls_rcu_reader->deferred_work = 1;
+    return;
+  }
+  if (over) {
+    drive_until(d, target);
+    run_ready(d, true);
+  } else if ((acc::flags(d).load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) {
+    run_ready(d, false);
+  }
+}
+
+}  // namespace detail
+
+// -------------------------------------------------------------------------- public API
+void rcu_synchronize(rcu_domain& d) noexcept {
+  if (SAFERECL_MUTANT("MR-01")) return;  // busted synchronize
+  detail::ensure_init();
+  detail::light_fence();  // (a): the caller's prior stores before the snapshot
+  const std::uint64_t s = detail::g.gp_seq.load(std::memory_order_seq_cst);
+  detail::drive_until(d, SAFERECL_MUTANT("MR-19") ? detail::target_joining(s)
+                                                  : detail::target_after(s));
+}
+
+void rcu_barrier(rcu_domain& d) noexcept {
+  using detail::g;
+  detail::ensure_init();
+  g.cb_lock.lock();
+  const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
+  const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
+  for (;;) {  // cb_lock held at the top of each round
+    if (g.taken_count < target) {  // some are still queued: make them runnable, run them
+      g.cb_lock.unlock();
+      detail::drive_until(d, target_snap);
+      detail::run_ready(d, true);
+      g.cb_lock.lock();
+      continue;
+    }
+    bool older_inflight = false;
+    if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations that others are running
+      for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
+        if (t->lo < target) { older_inflight = true; break; }
+    }
+    if (!older_inflight) break;
+    const std::uint32_t seen = g.barrier_futex.load(std::memory_order_relaxed);
+    ++g.barrier_waiters;
+    g.cb_lock.unlock();
+    detail::futex_wait(g.barrier_futex, seen);
+    g.cb_lock.lock();
+    --g.barrier_waiters;
+  }
+  g.cb_lock.unlock();
+}
+
+}  // namespace saferecl

@@ -1,0 +1,76 @@
+# Included by CTest (TEST_INCLUDE_FILES) for each battery executable: lists the
+# executable's doctest cases and adds one CTest test per case.
+#
+# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR.
+# Test name:  <impl>/<doctest case name>
+# Labels:     impl=<impl> tier=<tier> kind=<kind> group=<group> src=<suite source>
+#             from the case's doctest suite "<tier>.<kind>"
+# Exit code 77 means NOT APPLICABLE (CTest: skipped).
+#
+# The generated script is cached next to the executable and rebuilt when it is older
+# or when the parameters change.
+# An executable that does not exist was not built: the report takes its tests from the
+# manifest. One that cannot list its tests gets a single failing test that shows why.
+
+set(_exe "${SAFERECL_DISCOVER_EXE}")
+if(NOT EXISTS "${_exe}")
+  return()
+endif()
+set(_launcher "${SAFERECL_DISCOVER_SUITE_DIR}/cmake/run_test.sh")
+# The cache is keyed by everything that shapes the generated tests besides the executable.
+file(MD5 "${CMAKE_CURRENT_LIST_FILE}" _script_md5)
+string(MD5 _key "${_script_md5}|${SAFERECL_DISCOVER_IMPL}|${SAFERECL_DISCOVER_GROUP}|${SAFERECL_DISCOVER_TIMEOUT}|${_launcher}")
+string(SUBSTRING "${_key}" 0 12 _key)
+set(_cache "${_exe}.tests-${_key}.cmake")
+
+if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
+  execute_process(COMMAND "${_exe}" --list-test-cases --reporters=xml --no-version=true
+                  OUTPUT_VARIABLE _listing ERROR_VARIABLE _listing_err
+                  RESULT_VARIABLE _listing_rc TIMEOUT 120)
+  set(_script "")
+  if(NOT _listing_rc EQUAL 0)
+    set(_name "${SAFERECL_DISCOVER_IMPL}/${SAFERECL_DISCOVER_GROUP}: listing the test cases")
+    string(APPEND _script
+      "add_test([==[${_name}]==] [==[${_exe}]==] --list-test-cases)\n"
+      "set_tests_properties([==[${_name}]==] PROPERTIES LABELS [==[impl=${SAFERECL_DISCOVER_IMPL};tier=core;kind=semantic;group=${SAFERECL_DISCOVER_GROUP}]==])\n")
+  endif()
+  string(REGEX MATCHALL "<TestCase [^>]*>" _cases "${_listing}")
+  foreach(_case IN LISTS _cases)
+    string(REGEX MATCH " name=\"([^\"]*)\"" _m "${_case}")
+    set(_name "${CMAKE_MATCH_1}")
+    string(REGEX MATCH " testsuite=\"([^\"]*)\"" _m "${_case}")
+    set(_suite "${CMAKE_MATCH_1}")
+    string(REGEX MATCH " filename=\"([^\"]*)\"" _m "${_case}")
+    set(_file "${CMAKE_MATCH_1}")
+    foreach(_var _name _suite _file)
+      string(REPLACE "&quot;" "\"" ${_var} "${${_var}}")
+      string(REPLACE "&apos;" "'" ${_var} "${${_var}}")
+      string(REPLACE "&lt;" "<" ${_var} "${${_var}}")
+      string(REPLACE "&gt;" ">" ${_var} "${${_var}}")
+      string(REPLACE "&amp;" "&" ${_var} "${${_var}}")
+    endforeach()
+    # "<tier>.<kind>"; anything else is labelled tier=unlabelled so it stands out.
+    set(_tier unlabelled)
+    set(_kind unlabelled)
+    if(_suite MATCHES "^(core|strict|qoi|cxx29)\\.(api|semantic|concurrency|stress|fault|lifetime)$")
+      set(_tier "${CMAKE_MATCH_1}")
+      set(_kind "${CMAKE_MATCH_2}")
+    endif()
+    file(RELATIVE_PATH _src "${SAFERECL_DISCOVER_SUITE_DIR}/.." "${_file}")
+    set(_timeout ${SAFERECL_DISCOVER_TIMEOUT})
+    set(_processors 1)
+    if(_kind STREQUAL "stress")
+      math(EXPR _timeout "${_timeout} * 3")
+      set(_processors 2)  # a torture test wants every core to itself
+    endif()
+    string(REPLACE "," "\\," _filter "${_name}")
+    set(_test "${SAFERECL_DISCOVER_IMPL}/${_name}")
+    string(APPEND _script
+      "add_test([==[${_test}]==] [==[${_launcher}]==] [==[${_exe}]==] [==[--test-case=${_filter}]==])\n"
+      "set_tests_properties([==[${_test}]==] PROPERTIES"
+      " LABELS [==[impl=${SAFERECL_DISCOVER_IMPL};tier=${_tier};kind=${_kind};group=${SAFERECL_DISCOVER_GROUP};src=${_src}]==]"
+      " TIMEOUT ${_timeout} PROCESSORS ${_processors} SKIP_RETURN_CODE 77)\n")
+  endforeach()
+  file(WRITE "${_cache}" "${_script}")
+endif()
+include("${_cache}")

@@ -1,0 +1,23 @@
+// <rcu>
+//
+// rcu_domain& rcu_default_domain() noexcept;
+//   Returns: a reference to a static-duration object of type rcu_domain. A reference to
+//   the same object is returned every time this function is called.
+//
+// Relies on: nothing beyond the declaration; not exercised during static destruction.
+#include "support/test.hpp"
+
+#include <atomic>
+#include <type_traits>
+
+TEST_CASE("saferecl.rcu.domain.func/1 R28: rcu_default_domain returns the same object, in every thread" *
+          doctest::test_suite("core.semantic")) {
+  static_assert(std::is_same_v<decltype(sut::rcu_default_domain()), sut::rcu_domain&>);
+  sut::rcu_domain* first = &sut::rcu_default_domain();
+  CHECK(first == &sut::rcu_default_domain());
+  std::atomic<int> mismatches{0};
+  saferecl::test::run_in_parallel(8, [&](std::size_t) {
+    if (&sut::rcu_default_domain() != first) mismatches.fetch_add(1);
+  });
+  CHECK(mismatches.load() == 0);
+}

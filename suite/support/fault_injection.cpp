@@ -1,0 +1,113 @@
+#include "support/fault_injection.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace saferecl::test::fault {
+namespace {
+
+// Per-thread arming state. Plain thread_local PODs: constant-initialized, usable inside
+// operator new without recursion.
+thread_local bool t_armed = false;
+thread_local std::size_t t_allowed = 0;
+thread_local std::size_t t_failures = 0;
+
+bool should_fail() noexcept {
+  if (!t_armed) return false;
+  if (t_allowed > 0) {
+    --t_allowed;
+    return false;
+  }
+  ++t_failures;
+  return true;
+}
+
+void* allocate(std::size_t size, std::size_t alignment) {
+  if (should_fail()) throw std::bad_alloc();
+  if (size == 0) size = 1;
+  void* p = alignment <= alignof(std::max_align_t)
+                ? std::malloc(size)
+                : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      out.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      return out;
+    }
+  }
+}
+
+}  // namespace
+
+void arm(std::size_t allowed_allocations) noexcept {
+  t_allowed = allowed_allocations;
+  t_failures = 0;
+  t_armed = true;
+}
+
+void disarm() noexcept { t_armed = false; }
+
+std::size_t injected_failures() noexcept { return t_failures; }
+
+std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
+                              std::size_t max_allowed, unsigned timeout_seconds) {
+  std::vector<trial> trials;
+  for (std::size_t k = 0; k <= max_allowed; ++k) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) std::abort();
+    std::fflush(nullptr);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(pipe_fds[0]);
+      ::dup2(pipe_fds[1], STDERR_FILENO);
+      ::alarm(timeout_seconds);  // a hang becomes SIGALRM
+      std::_Exit(scenario(k));
+    }
+    ::close(pipe_fds[1]);
+    trial t;
+    t.allowed = k;
+    t.output = read_all(pipe_fds[0]);
+    ::close(pipe_fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    trials.push_back(std::move(t));
+    if (trials.back().exit_code != kThrew) break;  // completed, or a violation: stop
+  }
+  return trials;
+}
+
+}  // namespace saferecl::test::fault
+
+// The replaceable global allocation functions ([new.delete]).
+void* operator new(std::size_t size) { return saferecl::test::fault::allocate(size, 0); }
+void* operator new[](std::size_t size) { return saferecl::test::fault::allocate(size, 0); }
+void* operator new(std::size_t size, std::align_val_t al) {
+  return saferecl::test::fault::allocate(size, static_cast<std::size_t>(al));
+}
+void* operator new[](std::size_t size, std::align_val_t al) {
+  return saferecl::test::fault::allocate(size, static_cast<std::size_t>(al));
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }

@@ -1,0 +1,25 @@
+// Compiled once per implementation (it uses the adapter's hazard pointers).
+#include "support/tracked.hpp"
+
+namespace saferecl::test {
+
+#if SUT_HAS_HAZARD_POINTER
+namespace {
+
+std::atomic<std::size_t> g_churn_reclaimed{0};
+
+struct churn_object : sut::hazard_pointer_obj_base<churn_object> {
+  churn_object() = default;
+  ~churn_object() { g_churn_reclaimed.fetch_add(1, std::memory_order_relaxed); }
+};
+
+}  // namespace
+
+void churn(std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) (new churn_object)->retire();
+}
+
+std::size_t churn_reclaimed() noexcept { return g_churn_reclaimed.load(std::memory_order_relaxed); }
+#endif
+
+}  // namespace saferecl::test
