@@ -3,6 +3,8 @@
 # Sources (paths relative to suite/):
 #   <area>/**/*.pass.cpp          doctest TEST_CASEs; linked into one executable per
 #                                 implementation and group, each TEST_CASE its own CTest test
+#   <area>/**/*.compile.pass.cpp  API-shape checks (static_asserts in TEST_CASEs of kind api);
+#                                 built like .pass.cpp, but only for native-api adapters
 #   <area>/**/*.fault.pass.cpp    the same, in a separate executable that replaces operator new
 #   <area>/**/*.compile.fail.cpp  must be ill-formed: one CTest test that compiles the file
 #                                 twice, once as is (must fail) and once with
@@ -14,8 +16,8 @@
 #   // REQUIRES: <capability>[, <capability>...]   hazard-pointer rcu hp-batch native-api
 #   // TEST: <name>          (compile-fail files) the test's name, stable name first
 #   // TIER: <tier>          (compile-fail files) core (default), strict, qoi or cxx29
-# saferecl.hp implies hazard-pointer, saferecl.rcu implies rcu, compile-fail implies
-# native-api. A source whose requirements the adapter lacks is recorded as not applicable.
+# saferecl.hp implies hazard-pointer, saferecl.rcu implies rcu, .compile.pass.cpp and
+# .compile.fail.cpp imply native-api. A source whose requirements the adapter lacks is recorded as not applicable.
 #
 # Sources that fail to compile for an implementation are reported by the driver and left
 # out on a second build (SAFERECL_EXCLUDED_SOURCES), so the rest of the battery still runs.
@@ -39,8 +41,8 @@ function(saferecl_source_requirements rel out)
   elseif(rel MATCHES "^saferecl\\.rcu/")
     list(APPEND req rcu)
   endif()
-  if(rel MATCHES "\\.compile\\.fail\\.cpp$")
-    list(APPEND req native-api)
+  if(rel MATCHES "\\.compile\\.(fail|pass)\\.cpp$")
+    list(APPEND req native-api)  # API shape is the implementation's own only when native
   endif()
   file(STRINGS ${SAFERECL_SUITE_DIR}/${rel} directive REGEX "^// REQUIRES:" LIMIT_COUNT 1)
   if(directive)
