@@ -1,8 +1,8 @@
 // saferecl/detail/mutation.hpp -- named mutation points (deliberate bugs) for the test suite.
 //
 // saferecl proves its battery can fail by running it against "mutants": copies of this
-// implementation with one realistic bug switched in (catalog: mutants/catalog.md at the
-// repository top level). Mutation points exist only when the library is compiled with
+// implementation with one realistic bug switched in (the catalog lives with the suite that
+// uses it: adapters/mutants/). Mutation points exist only when the library is compiled with
 // SAFERECL_MUTATION_POINTS; in the normal build `SAFERECL_MUTANT(id)` is the constant
 // `false` and every mutated branch is discarded by the compiler.
 //
