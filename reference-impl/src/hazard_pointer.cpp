@@ -95,6 +95,14 @@ void release_to_pool(hazard_record* r) noexcept {
   g_registry.free.fetch_add(1, std::memory_order_relaxed);
 }
 
+void release_chain(hazard_record* chain) noexcept {
+  while (chain != nullptr) {
+    hazard_record* next = chain->chain;
+    release_to_pool(chain);
+    chain = next;
+  }
+}
+
 // Allocates and publishes a block of max(kBlockRecords, take) records, the first `take` of
 // which are returned (chained) already owned by the caller. Throws bad_alloc.
 hazard_record* allocate_block(std::size_t take) {
@@ -136,7 +144,7 @@ hazard_record* obtain(std::size_t need, std::size_t want) {
   try {
     fresh = allocate_block(want - got);
   } catch (...) {
-    hazard_release_chain(chain);
+    release_chain(chain);
     throw;
   }
   hazard_record* tail = fresh;
@@ -406,7 +414,7 @@ void maybe_pass_shared(hazard_thread_state& t) noexcept {
 
 // Hand the cache and the retired list of `t` back to the shared domain.
 void hand_back(hazard_thread_state& t) noexcept {
-  while (t.cached != 0) release_to_pool(t.cache[--t.cached]);
+  while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;
     t.retired_count = 0;
@@ -449,28 +457,34 @@ void on_thread_exit(void*) noexcept {
 // Entry points used by the inline fast paths
 // ---------------------------------------------------------------------------------------
 
-hazard_record* hazard_acquire_slow() {
+hazard_ref hazard_ref_for(hazard_record* r) noexcept {
+  std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(r);
+  if (!kTsanBuild && current_fence_mode() != fence_mode::asymmetric) bits |= kHazardFenceBit;
+  return hazard_ref{bits};
+}
+
+hazard_ref hazard_acquire_slow() {
   hazard_thread_state& t = hazard_tls;
   attach(t);
   const bool cache = t.phase == hazard_phase::alive && t.cached == 0;
   hazard_record* chain = obtain(1, cache ? 1 + kRefill : 1);
   hazard_record* r = chain;
-  for (chain = chain->chain; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = chain;
-  if (SAFERECL_MUTANT("MH-14")) {
-    r->home = &t;
-    for (unsigned i = 0; i < t.cached; ++i) t.cache[i]->home = &t;
+  for (chain = chain->chain; chain != nullptr; chain = chain->chain) {
+    if (SAFERECL_MUTANT("MH-14")) chain->home = &t;
+    t.cache[t.cached++] = hazard_ref_for(chain);
   }
-  return r;
+  if (SAFERECL_MUTANT("MH-14")) r->home = &t;
+  return hazard_ref_for(r);
 }
 
-void hazard_release_slow(hazard_record* r) noexcept {
+void hazard_release_slow(hazard_ref h) noexcept {
   hazard_thread_state& t = hazard_tls;
   if (t.phase == hazard_phase::uninit) attach(t);
   if (t.cached < t.capacity) {
-    t.cache[t.cached++] = r;
+    t.cache[t.cached++] = h;
     return;
   }
-  release_to_pool(r);
+  release_to_pool(hazard_rec(h));
 }
 
 void hazard_retire_overflow(hazard_thread_state& t) noexcept {
@@ -492,10 +506,11 @@ void hazard_retire_slow(hazard_retired_node* n) noexcept {
 
 hazard_record* hazard_acquire_chain(std::size_t n) {
   hazard_thread_state& t = hazard_tls;
+  attach(t);
   hazard_record* chain = nullptr;
   std::size_t have = 0;
   while (have < n && t.cached != 0) {
-    hazard_record* r = t.cache[--t.cached];
+    hazard_record* r = hazard_rec(t.cache[--t.cached]);
     r->chain = chain;
     chain = r;
     ++have;
@@ -505,7 +520,7 @@ hazard_record* hazard_acquire_chain(std::size_t n) {
   try {
     more = obtain(n - have, n - have);
   } catch (...) {
-    for (; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = chain;  // undo
+    for (; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = hazard_ref_for(chain);
     throw;
   }
   hazard_record* tail = more;
@@ -514,21 +529,15 @@ hazard_record* hazard_acquire_chain(std::size_t n) {
   return more;
 }
 
-void hazard_release_chain(hazard_record* chain) noexcept {
-  while (chain != nullptr) {
-    hazard_record* next = chain->chain;
-    release_to_pool(chain);
-    chain = next;
-  }
-}
 
 // MH-14: the record goes back to the cache of the thread that first took it from the pool,
 // written from this thread without synchronization (and even if that thread has exited).
-void hazard_release_to_home(hazard_record* r) noexcept {
+void hazard_release_to_home(hazard_ref h) noexcept {
+  hazard_record* r = hazard_rec(h);
   hazard_thread_state* home = r->home != nullptr ? r->home : &hazard_tls;
   SAFERECL_MUTANT_WIDEN_WINDOW();
   if (home->cached < home->capacity) {
-    home->cache[home->cached++] = r;
+    home->cache[home->cached++] = h;
     return;
   }
   release_to_pool(r);
@@ -561,15 +570,16 @@ void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
   detail::hazard_record* chain = detail::hazard_acquire_chain(need);  // throws: no change
   for (hazard_pointer& h : batch) {
     if (!h.empty()) continue;
-    h.rec_ = chain;
+    detail::hazard_record* r = chain;
     chain = chain->chain;
+    h.rec_ = detail::hazard_ref_for(r);
   }
 }
 
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept {
   for (hazard_pointer& h : batch) {
     if (h.empty()) continue;
-    detail::hazard_release(std::exchange(h.rec_, nullptr));
+    detail::hazard_release(std::exchange(h.rec_, detail::hazard_ref{}));
   }
 }
 

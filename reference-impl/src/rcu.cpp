@@ -3,6 +3,8 @@
 // saferecl/rcu.hpp; comments here refer to its paragraphs (a)-(e).
 #include "saferecl/rcu.hpp"
 
+#include "saferecl/detail/asymmetric_fence.hpp"
+
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -36,7 +38,6 @@ constexpr u64 kRcuRetireThreshold = 1024;
 // No sched_yield phase: on an oversubscribed machine a yield hands the CPU to a busy reader
 // for a whole time slice, while a futex sleep is ended by the reader's outermost unlock.
 constexpr unsigned kSpinScans = 128;
-constexpr u32 kReserveRecords = 64;
 
 constexpr std::memory_order kScanLoad =
     kTsanBuild ? std::memory_order_seq_cst : std::memory_order_acquire;
@@ -107,9 +108,11 @@ struct rcu_state {
   std::atomic<u64> gp_seq{0};
   std::atomic<u32> gp_futex{0};  // a sleeping grace period waits here; readers bump it
 
-  // Registry (lock-free, append-only list of immortal records).
-  alignas(kCacheLine) std::atomic<rcu_reader_rec*> registry{nullptr};
-  std::atomic<u32> reserve_used{0};
+  // Registry: the registered threads' TLS records, linked under reg_lock. A grace period
+  // holds reg_lock only for one scan, never while it sleeps, so registration and thread
+  // exit wait at most one scan.
+  alignas(kCacheLine) futex_lock reg_lock;
+  rcu_reader_tls* registry = nullptr;
 
   // Callback queue, all fields but the atomics guarded by cb_lock.
   alignas(kCacheLine) futex_lock cb_lock;
@@ -125,7 +128,6 @@ struct rcu_state {
 };
 
 constinit rcu_state g;
-constinit rcu_reader_rec g_reserve[kReserveRecords];
 thread_local constinit bool t_in_executor = false;
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -133,17 +135,32 @@ pthread_key_t g_exit_key;
 bool g_exit_key_ok = false;
 
 // -------------------------------------------------------------------------- thread exit
+void registry_unlink(rcu_reader_tls* r) noexcept {  // reg_lock held
+  if (r->prev) r->prev->next = r->next; else g.registry = r->next;
+  if (r->next) r->next->prev = r->prev;
+  r->prev = r->next = nullptr;
+}
+void registry_link(rcu_reader_tls* r) noexcept {  // reg_lock held
+  r->prev = nullptr;
+  r->next = g.registry;
+  if (g.registry) g.registry->prev = r;
+  g.registry = r;
+}
+
+// pthread key destructor: glibc runs these after every C++ thread_local destructor, and
+// before the thread's static TLS (which holds the record) is released.
 void thread_exit(void* p) noexcept {
-  auto* r = static_cast<rcu_reader_rec*>(p);
-  if (tls_rcu_reader == r) tls_rcu_reader = nullptr;
-  if (SAFERECL_MUTANT("MR-15")) {  // record left registered with a stale "active" word
-    r->ctr.store(acc::gp_ctr(rcu_default_domain()).load(std::memory_order_relaxed),
-                 std::memory_order_release);
-    return;
+  auto* r = static_cast<rcu_reader_tls*>(p);
+  g.reg_lock.lock();
+  if (SAFERECL_MUTANT("MR-15")) {  // the dead thread's entry stays, showing a stale region
+    auto* z = new rcu_reader_tls;
+    z->ctr.store(acc::gp_ctr(rcu_default_domain()).load(std::memory_order_relaxed));
+    registry_link(z);
   }
-  r->ctr.store(0, kRcuPublish);  // already 0 unless the thread exits inside a region (UB)
-  r->deferred_work = 0;
-  r->in_use.store(false, std::memory_order_release);
+  registry_unlink(r);
+  g.reg_lock.unlock();
+  // Not in a region unless the thread exits inside one (UB); a later lock() registers again.
+  r->ctr.store(kRcuUnregistered, std::memory_order_relaxed);
 }
 
 // ---------------------------------------------------------------------------------- fork
@@ -154,13 +171,10 @@ void fork_child() noexcept {
   // that another thread was driving (it will be redone; gp_seq rolls back to "idle", which
   // is conservative for every target computed so far), and forget evaluations that other
   // threads had detached (they were running on threads that do not exist here).
-  rcu_reader_rec* me = tls_rcu_reader;
-  for (rcu_reader_rec* p = g.registry.load(std::memory_order_relaxed); p; p = p->next) {
-    if (p == me) continue;
-    p->ctr.store(0, std::memory_order_relaxed);
-    p->deferred_work = 0;
-    p->in_use.store(false, std::memory_order_relaxed);
-  }
+  g.registry = nullptr;
+  g.reg_lock.reset();
+  if (tls_rcu_reader.ctr.load(std::memory_order_relaxed) != kRcuUnregistered)
+    registry_link(&tls_rcu_reader);
   g.gp_lock.reset();
   const u64 s = g.gp_seq.load(std::memory_order_relaxed);
   if (s & 1) g.gp_seq.store(s - 1, std::memory_order_relaxed);
@@ -187,7 +201,8 @@ void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops wh
 }
 
 void init_once() noexcept {
-  (void)current_fence_mode();
+  if (current_fence_mode() != fence_mode::asymmetric)  // readers fence: tell them via the word
+    acc::gp_ctr(rcu_default_domain()).fetch_or(kRcuSymmetricBit, std::memory_order_seq_cst);
   g_exit_key_ok = ::pthread_key_create(&g_exit_key, &thread_exit) == 0;
   (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
   if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
@@ -196,46 +211,48 @@ void init_once() noexcept {
 inline void ensure_init() noexcept { (void)::pthread_once(&g_once, &init_once); }
 
 // ---------------------------------------------------------------------------- registry
-rcu_reader_rec* allocate_record() noexcept {
-  if (SAFERECL_MUTANT("MR-20")) return new rcu_reader_rec;  // lock() allocates with new
-  const u32 i = g.reserve_used.fetch_add(1, std::memory_order_relaxed);
-  if (i < kReserveRecords) return &g_reserve[i];
-  void* mem = nullptr;
-  if (::posix_memalign(&mem, alignof(rcu_reader_rec), sizeof(rcu_reader_rec)) != 0) {
-    std::abort();  // no memory at all for a thread's first region
-  }
-  return ::new (mem) rcu_reader_rec;
-}
-
 // Scan: is some reader inside a region that the current wait must outlast? `cur` is the
 // domain word; a region blocks when it is active and began in the other phase.
-bool any_blocking_reader(u64 cur) noexcept {
-  const u64 mask = rcu_nest_mask();
+// MR-05: the grace period reads the word as if the depth were a 16-bit field packed below
+// the phase, so depth 2^16 carries into the phase (the region looks over, or new).
+inline u64 narrow_view(u64 c) noexcept {
+  return ((c & kRcuPhaseBit) ^ ((c & 0x10000) << 47)) | (c & 0xFFFF);
+}
+
+bool any_blocking_reader(u64 cur, bool lock_held) noexcept {
   const std::memory_order order =
       SAFERECL_MUTANT("MR-08") ? std::memory_order_relaxed : kScanLoad;  // MR-08: no acquire
-  for (rcu_reader_rec* p = g.registry.load(std::memory_order_acquire); p; p = p->next) {
-    const u64 c = p->ctr.load(order);
-    if ((c & mask) == 0) continue;
-    if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) return true;
+  bool blocking = false;
+  if (!lock_held) g.reg_lock.lock();
+  for (rcu_reader_tls* p = g.registry; p; p = p->next) {
+    u64 c = p->ctr.load(order);
+    if (SAFERECL_MUTANT("MR-05")) c = narrow_view(c);
+    if ((c & kRcuDepthMask) == 0) continue;
+    if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) { blocking = true; break; }
   }
-  return false;
+  if (!lock_held) g.reg_lock.unlock();
+  return blocking;
 }
 
 void wait_for_readers(rcu_domain& d) noexcept {
   std::atomic<u32>& flags = acc::flags(d);
   const u64 cur = acc::gp_ctr(d).load(std::memory_order_relaxed);  // written only by us
+  const bool hold = SAFERECL_MUTANT("MR-16");  // registry lock held across the whole wait
+  if (hold) g.reg_lock.lock();
   for (unsigned round = 0;; ++round) {
-    if (!any_blocking_reader(cur)) break;
+    if (!any_blocking_reader(cur, hold)) break;
     if (SAFERECL_MUTANT("MR-17")) { std::this_thread::yield(); continue; }  // busy-wait
     if (round < kSpinScans) { cpu_relax(); continue; }
     // Sleep, ordering argument (d): the futex word is read before the rescan.
     u32 seen = g.gp_futex.load(std::memory_order_acquire);
     flags.fetch_or(kRcuWriterWaiting, std::memory_order_seq_cst);
     heavy_fence();
-    if (!any_blocking_reader(cur)) break;
+    if (!any_blocking_reader(cur, hold)) break;
+    SAFERECL_MUTANT_WIDEN_WINDOW();  // between the rescan and the sleep (MR-18)
     if (SAFERECL_MUTANT("MR-18")) seen = g.gp_futex.load(std::memory_order_acquire);  // late
     futex_wait(g.gp_futex, seen);
   }
+  if (hold) g.reg_lock.unlock();
   flags.fetch_and(~kRcuWriterWaiting, std::memory_order_relaxed);
 }
 
@@ -330,39 +347,29 @@ u64 pending_count() noexcept {
 }
 
 bool in_own_region() noexcept {
-  rcu_reader_rec* r = tls_rcu_reader;
-  return r != nullptr && (r->ctr.load(std::memory_order_relaxed) & rcu_nest_mask()) != 0;
+  const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
+  return c != kRcuUnregistered && (c & kRcuDepthMask) != 0;
+}
+
+// Drives a grace period covering everything queued so far, then runs what is runnable.
+void drive_and_run(rcu_domain& d) noexcept {
+  g.cb_lock.lock();
+  const u64 target = g.tail ? g.tail->snap : 0;
+  g.cb_lock.unlock();
+  drive_until(d, target);
+  run_ready(d, true);
 }
 
 }  // namespace
 
 // ------------------------------------------------------------------------ entry points
-rcu_reader_rec* rcu_register_reader() noexcept {
-  ensure_init();
-  if (SAFERECL_MUTANT("MR-16")) g.gp_lock.lock();  // registry shares the grace-period lock
-  rcu_reader_rec* r = nullptr;
-  for (rcu_reader_rec* p = g.registry.load(std::memory_order_acquire); p; p = p->next) {
-    bool expected = false;
-    if (!p->in_use.load(std::memory_order_relaxed) &&
-        p->in_use.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
-      r = p;
-      break;
-    }
-  }
-  if (r == nullptr) {
-    r = allocate_record();
-    r->in_use.store(true, std::memory_order_relaxed);
-    rcu_reader_rec* h = g.registry.load(std::memory_order_relaxed);
-    do {
-      r->next = h;
-    } while (!g.registry.compare_exchange_weak(h, r, std::memory_order_seq_cst,
-                                               std::memory_order_relaxed));
-  }
-  if (SAFERECL_MUTANT("MR-16")) g.gp_lock.unlock();
-  r->deferred_work = 0;
-  tls_rcu_reader = r;
-  if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, r);
-  return r;
+void rcu_register_reader() noexcept {
+  ensure_init();  // decides the fence mode (and the domain word's symmetric bit) first
+  g.reg_lock.lock();
+  registry_link(&tls_rcu_reader);
+  g.reg_lock.unlock();
+  tls_rcu_reader.ctr.store(0, std::memory_order_relaxed);
+  if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
 }
 
 void rcu_unlock_slow(rcu_domain& d) noexcept {
@@ -373,21 +380,19 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
     futex_wake_all(g.gp_futex);
   }
   if (t_in_executor) return;  // an unlock inside a deleter runs nothing
-  rcu_reader_rec* r = tls_rcu_reader;
-  if (r != nullptr && r->deferred_work != 0) {  // this thread retired past the threshold
-    r->deferred_work = 0;                       // inside its region: drive now that it left
-    if (pending_count() >= kRcuRetireThreshold) {
-      rcu_cb_node* t;
-      g.cb_lock.lock();
-      t = g.tail;
-      const u64 target = t ? t->snap : 0;
-      g.cb_lock.unlock();
-      drive_until(d, target);
-      run_ready(d, true);
-      return;
-    }
-  }
   if ((flags.load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) run_ready(d, false);
+}
+
+void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
+  const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
+  tls_rcu_reader.ctr.store(0, kRcuPublish);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // symmetric mode's light fence (d)
+  if ((c & kRcuOwesBit) != 0 && !t_in_executor && pending_count() >= kRcuRetireThreshold) {
+    rcu_unlock_slow(d);  // wake a sleeping grace period first: it may be waiting for us
+    drive_and_run(d);    // the drive this thread owes since it retired inside its region
+    return;
+  }
+  if (acc::flags(d).load(std::memory_order_seq_cst) != 0) rcu_unlock_slow(d);
 }
 
 void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
@@ -416,7 +421,8 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
   if (t_in_executor) return;  // a deleter's retire only queues
   if (in_own_region()) {      // never run or wait inside one's own region: defer
-    if (over) tls_rcu_reader->deferred_work = 1;
+    std::atomic<u64>& w = tls_rcu_reader.ctr;  // the outermost unlock drives instead
+    if (over) w.store(w.load(std::memory_order_relaxed) | kRcuOwesBit, kRcuPublish);
     return;
   }
   if (over) {

@@ -17,9 +17,17 @@ if(NOT EXISTS "${_exe}")
   return()
 endif()
 set(_launcher "${SAFERECL_DISCOVER_SUITE_DIR}/cmake/run_test.sh")
+# An adapter's ThreadSanitizer suppressions (adapters/<impl>/tsan.supp, each entry with its
+# reason) are appended to TSAN_OPTIONS of its tests only; without TSan they are inert.
+get_filename_component(_tsan_supp
+  "${SAFERECL_DISCOVER_SUITE_DIR}/../adapters/${SAFERECL_DISCOVER_IMPL}/tsan.supp" ABSOLUTE)
+set(_env "")
+if(EXISTS "${_tsan_supp}")
+  set(_env " ENVIRONMENT_MODIFICATION [==[TSAN_OPTIONS=string_append: suppressions=${_tsan_supp}]==]")
+endif()
 # The cache is keyed by everything that shapes the generated tests besides the executable.
 file(MD5 "${CMAKE_CURRENT_LIST_FILE}" _script_md5)
-string(MD5 _key "${_script_md5}|${SAFERECL_DISCOVER_IMPL}|${SAFERECL_DISCOVER_GROUP}|${SAFERECL_DISCOVER_TIMEOUT}|${_launcher}")
+string(MD5 _key "${_script_md5}|${SAFERECL_DISCOVER_IMPL}|${SAFERECL_DISCOVER_GROUP}|${SAFERECL_DISCOVER_TIMEOUT}|${_launcher}|${_env}")
 string(SUBSTRING "${_key}" 0 12 _key)
 set(_cache "${_exe}.tests-${_key}.cmake")
 
@@ -34,7 +42,10 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
       "add_test([==[${_name}]==] [==[${_exe}]==] --list-test-cases)\n"
       "set_tests_properties([==[${_name}]==] PROPERTIES LABELS [==[impl=${SAFERECL_DISCOVER_IMPL};tier=core;kind=semantic;group=${SAFERECL_DISCOVER_GROUP}]==])\n")
   endif()
-  string(REGEX MATCHALL "<TestCase [^>]*>" _cases "${_listing}")
+  # A name may contain ">" and ";" (a CMake list separator): match whole attributes, and
+  # carry ";" as "&#59" (no raw "&" can precede it in XML) until the fields are decoded.
+  string(REPLACE ";" "&#59" _listing "${_listing}")
+  string(REGEX MATCHALL "<TestCase( [a-z_]+=\"[^\"]*\")+" _cases "${_listing}")
   foreach(_case IN LISTS _cases)
     string(REGEX MATCH " name=\"([^\"]*)\"" _m "${_case}")
     set(_name "${CMAKE_MATCH_1}")
@@ -43,6 +54,7 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
     string(REGEX MATCH " filename=\"([^\"]*)\"" _m "${_case}")
     set(_file "${CMAKE_MATCH_1}")
     foreach(_var _name _suite _file)
+      string(REPLACE "&#59" ";" ${_var} "${${_var}}")
       string(REPLACE "&quot;" "\"" ${_var} "${${_var}}")
       string(REPLACE "&apos;" "'" ${_var} "${${_var}}")
       string(REPLACE "&lt;" "<" ${_var} "${${_var}}")
@@ -69,7 +81,7 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
       "add_test([==[${_test}]==] [==[${_launcher}]==] [==[${_exe}]==] [==[--test-case=${_filter}]==])\n"
       "set_tests_properties([==[${_test}]==] PROPERTIES"
       " LABELS [==[impl=${SAFERECL_DISCOVER_IMPL};tier=${_tier};kind=${_kind};group=${SAFERECL_DISCOVER_GROUP};src=${_src}]==]"
-      " TIMEOUT ${_timeout} PROCESSORS ${_processors} SKIP_RETURN_CODE 77)\n")
+      " TIMEOUT ${_timeout} PROCESSORS ${_processors} SKIP_RETURN_CODE 77${_env})\n")
   endforeach()
   file(WRITE "${_cache}" "${_script}")
 endif()

@@ -248,23 +248,24 @@ class hazard_pointer {
  public:
   hazard_pointer() noexcept = default;
 
-  hazard_pointer(hazard_pointer&& other) noexcept : rec_(std::exchange(other.rec_, nullptr)) {}
+  hazard_pointer(hazard_pointer&& other) noexcept
+      : rec_(std::exchange(other.rec_, detail::hazard_ref{})) {}
 
   hazard_pointer& operator=(hazard_pointer&& other) noexcept {
     if (this != &other) [[likely]] {
-      if (rec_ != nullptr) detail::hazard_release(rec_);
-      rec_ = std::exchange(other.rec_, nullptr);
-    } else if (SAFERECL_MUTANT("MH-16") && rec_ != nullptr) {  // self-move empties
-      detail::hazard_release(std::exchange(rec_, nullptr));
+      if (!empty()) detail::hazard_release(rec_);
+      rec_ = std::exchange(other.rec_, detail::hazard_ref{});
+    } else if (SAFERECL_MUTANT("MH-16") && !empty()) {  // self-move empties
+      detail::hazard_release(std::exchange(rec_, detail::hazard_ref{}));
     }
     return *this;
   }
 
-  ~hazard_pointer() {
-    if (rec_ != nullptr) detail::hazard_release(rec_);
+  SAFERECL_HP_INLINE ~hazard_pointer() {
+    if (!empty()) detail::hazard_release(rec_);
   }
 
-  bool empty() const noexcept { return rec_ == nullptr; }
+  bool empty() const noexcept { return rec_ == detail::hazard_ref{}; }
 
   template <class T>
   T* protect(const std::atomic<T*>& src) noexcept {
@@ -309,9 +310,9 @@ class hazard_pointer {
   friend void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
   friend void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
 
-  explicit hazard_pointer(detail::hazard_record* r) noexcept : rec_(r) {}
+  explicit hazard_pointer(detail::hazard_ref h) noexcept : rec_(h) {}
 
-  detail::hazard_record* rec_ = nullptr;
+  detail::hazard_ref rec_{};  // record address + fence bit; zero when empty
 };
 
 // ---------------------------------------------------------------------------------------

@@ -16,6 +16,15 @@
 #include "saferecl/detail/config.hpp"
 #include "saferecl/detail/mutation.hpp"
 
+// The fast paths are a handful of instructions; forcing them inline matters beyond the
+// call: an out-of-line ~hazard_pointer (e.g. on an exception cleanup path) takes the
+// holder's address, which pins it to memory and costs a reload per protect/reset.
+#if defined(__GNUC__) || defined(__clang__)
+#define SAFERECL_HP_INLINE inline __attribute__((always_inline))
+#else
+#define SAFERECL_HP_INLINE inline
+#endif
+
 namespace saferecl::detail {
 
 // ---------------------------------------------------------------------------------------
@@ -46,6 +55,21 @@ struct alignas(kCacheLine) hazard_record {
   hazard_record* chain = nullptr;            // owner-private link while being handed out
   hazard_thread_state* home = nullptr;       // written only by mutant MH-14
 };
+
+// What a hazard_pointer (and a thread's cache) holds: the record's address, with bit 0 set
+// when publishing must execute a real fence (membarrier unavailable). The fence mode is a
+// process-wide constant decided before the first record is handed out, so the protect fast
+// path tests a bit of a register instead of loading the mode. Records are cache-line
+// aligned, so the low bits of their addresses are free.
+enum class hazard_ref : std::uintptr_t {};
+inline constexpr std::uintptr_t kHazardFenceBit = 1;
+
+inline hazard_record* hazard_rec(hazard_ref h) noexcept {
+  return reinterpret_cast<hazard_record*>(static_cast<std::uintptr_t>(h) & ~kHazardFenceBit);
+}
+inline bool hazard_needs_fence(hazard_ref h) noexcept {
+  return (static_cast<std::uintptr_t>(h) & kHazardFenceBit) != 0;
+}
 
 // ---------------------------------------------------------------------------------------
 // Retired objects
@@ -95,7 +119,7 @@ enum class hazard_phase : unsigned char { uninit, alive, dead };
 // init guard, no wrapper call), and it stays readable during thread teardown after its
 // exit hook ran, which is what makes the `phase` flag a reliable guard.
 struct hazard_thread_state {
-  hazard_record* cache[kHazardCacheSize] = {};
+  hazard_ref cache[kHazardCacheSize] = {};
   unsigned cached = 0;    // records in `cache`
   unsigned capacity = 0;  // kHazardCacheSize while alive, else 0 (release falls to slow path)
   hazard_retired_node* retired = nullptr;  // private retired list (LIFO)
@@ -113,15 +137,15 @@ inline constinit thread_local hazard_thread_state hazard_tls{};
 // Out-of-line slow paths (src/hazard_pointer.cpp)
 // ---------------------------------------------------------------------------------------
 
-hazard_record* hazard_acquire_slow();                            // may throw bad_alloc
-void hazard_release_slow(hazard_record* r) noexcept;             // cache full or no cache
+hazard_ref hazard_acquire_slow();                                // may throw bad_alloc
+void hazard_release_slow(hazard_ref h) noexcept;                 // cache full or no cache
 void hazard_retire_overflow(hazard_thread_state& t) noexcept;    // private list reached threshold
 void hazard_retire_slow(hazard_retired_node* n) noexcept;        // thread not (or no longer) alive
 hazard_record* hazard_acquire_chain(std::size_t n);              // n records, all or nothing
-void hazard_release_chain(hazard_record* chain) noexcept;
+hazard_ref hazard_ref_for(hazard_record* r) noexcept;            // tag with the fence mode
 
 // Mutation-only entry points (kept out of line so the fast paths stay readable).
-void hazard_release_to_home(hazard_record* r) noexcept;          // MH-14
+void hazard_release_to_home(hazard_ref h) noexcept;              // MH-14
 void hazard_retire_locked(hazard_retired_node* n) noexcept;      // MH-09
 
 // ---------------------------------------------------------------------------------------
@@ -139,14 +163,20 @@ inline const void* hazard_key(T* p) noexcept {
 // light fence, paired with the heavy fence of every reclamation pass. TSan build: a seq_cst
 // store paired with a seq_cst validating load and a seq_cst fence in the pass (TSan does
 // not model fences, but it understands seq_cst and acquire/release operations).
-inline void hazard_publish(hazard_record* r, const void* p) noexcept {
+inline void hazard_publish(hazard_ref h, const void* p) noexcept {
+  hazard_record* r = hazard_rec(h);
   if constexpr (kTsanBuild) {
     r->hazard.store(p, SAFERECL_MUTANT("MH-02") ? std::memory_order_release
                                                 : std::memory_order_seq_cst);
   } else {
     r->hazard.store(p, std::memory_order_release);
     if (SAFERECL_MUTANT("MH-02")) return;  // no StoreLoad ordering before the re-validation
-    light_fence();
+    // light_fence(): a compiler barrier when membarrier is registered, else a full fence;
+    // the mode travels in bit 0 of the handle (see hazard_ref).
+    if (hazard_needs_fence(h)) [[unlikely]]
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    else
+      std::atomic_signal_fence(std::memory_order_seq_cst);
   }
 }
 
@@ -158,34 +188,38 @@ inline T* hazard_reload(const std::atomic<T*>& src) noexcept {
 // Associate without validation (reset_protection(p)) or end the association. A release
 // store: everything the owner did with the previously protected object happens before a
 // pass that reads the new value and then reclaims that object.
-inline void hazard_set(hazard_record* r, const void* p) noexcept {
-  r->hazard.store(p, std::memory_order_release);
+inline void hazard_set(hazard_ref h, const void* p) noexcept {
+  hazard_rec(h)->hazard.store(p, std::memory_order_release);
 }
 
 // MH-01: the hazard is published but the source is never re-read.
 template <class T>
-inline T* hazard_protect_unvalidated(hazard_record* r, const std::atomic<T*>& src) noexcept {
+inline T* hazard_protect_unvalidated(hazard_ref h, const std::atomic<T*>& src) noexcept {
   T* p = src.load(std::memory_order_relaxed);
-  hazard_publish(r, hazard_key(p));
+  hazard_publish(h, hazard_key(p));
   return p;
 }
 
-inline hazard_record* hazard_acquire() {
+SAFERECL_HP_INLINE hazard_ref hazard_acquire() {
   hazard_thread_state& t = hazard_tls;
   if (t.cached != 0) [[likely]]
     return t.cache[--t.cached];
   return hazard_acquire_slow();
 }
 
-inline void hazard_release(hazard_record* r) noexcept {
-  if (!SAFERECL_MUTANT("MH-04")) hazard_set(r, nullptr);  // MH-04: recycled with its hazard
-  if (SAFERECL_MUTANT("MH-14")) return hazard_release_to_home(r);
+SAFERECL_HP_INLINE void hazard_release(hazard_ref h) noexcept {
+  // End the epoch (a release store), unless the slot is already null: then the store that
+  // nulled it was already a release by this owner. MH-04: recycled with its hazard.
+  hazard_record* r = hazard_rec(h);
+  if (r->hazard.load(std::memory_order_relaxed) != nullptr && !SAFERECL_MUTANT("MH-04"))
+    hazard_set(h, nullptr);
+  if (SAFERECL_MUTANT("MH-14")) return hazard_release_to_home(h);
   hazard_thread_state& t = hazard_tls;
   if (t.cached < t.capacity) [[likely]] {
-    t.cache[t.cached++] = r;
+    t.cache[t.cached++] = h;
     return;
   }
-  hazard_release_slow(r);
+  hazard_release_slow(h);
 }
 
 inline void hazard_retire(hazard_retired_node* n) noexcept {

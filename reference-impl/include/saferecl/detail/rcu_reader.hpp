@@ -17,45 +17,44 @@ class rcu_domain;
 
 namespace saferecl::detail {
 
-// Layout of a reader word (rcu_reader_rec::ctr) and of the domain's grace-period word:
-//   bit 63     the phase the region started in,
-//   bits 0-62  the nesting depth (0 = quiescent).
-// The domain's word always holds depth 1, so the outermost lock() publishes its phase and
-// depth in a single store of a value loaded from the domain.
+// Layout of a reader word (the thread's rcu_reader_tls::ctr) and of the domain's word:
+//   bit 63     phase the region began in (domain: the current phase),
+//   bit 62     "symmetric": no membarrier, readers must fence (copied from the domain word),
+//   bit 61     "owes work": the thread retired past the threshold inside this region,
+//   bits 0-60  nesting depth (0 = quiescent; the domain word always holds depth 1).
+// So the outermost lock() publishes phase, mode and depth in one store of a value it loads
+// from the domain, and a quiescent thread's word is exactly 0.
 inline constexpr std::uint64_t kRcuPhaseBit = std::uint64_t{1} << 63;
-inline constexpr std::uint64_t kRcuNestMask = kRcuPhaseBit - 1;
+inline constexpr std::uint64_t kRcuSymmetricBit = std::uint64_t{1} << 62;
+inline constexpr std::uint64_t kRcuOwesBit = std::uint64_t{1} << 61;
+inline constexpr std::uint64_t kRcuDepthMask = kRcuOwesBit - 1;
+// The word of a thread that has no registered record: it reads as deeply nested, so the
+// outermost fast path needs no separate "registered?" test.
+inline constexpr std::uint64_t kRcuUnregistered = kRcuDepthMask;
 
-// The nesting mask used by readers and grace periods. MR-05 narrows it to 16 bits, so that
-// depth 2^16 overflows into bits that the grace period does not look at.
-inline std::uint64_t rcu_nest_mask() noexcept {
-  return SAFERECL_MUTANT("MR-05") ? std::uint64_t{0xFFFF} : kRcuNestMask;
-}
-
-// Bits of rcu_domain::flags_, read by every outermost unlock().
+// Bits of rcu_domain::flags_, read by every plain outermost unlock().
 inline constexpr std::uint32_t kRcuWriterWaiting = 1;   // a grace period sleeps on a futex
 inline constexpr std::uint32_t kRcuCallbacksReady = 2;  // the head of the queue is runnable
 
 // Ordering of the reader's own stores to its word, and of its load of the domain's flags.
 // Release stores are plain moves on x86; under TSan they become seq_cst (which TSan models),
-// and the StoreLoad step that the light/heavy fence pair provides becomes seq_cst as well.
+// and so does the flags load, so the StoreLoad steps are seq_cst on both sides.
 inline constexpr std::memory_order kRcuPublish =
     kTsanBuild ? std::memory_order_seq_cst : std::memory_order_release;
 inline constexpr std::memory_order kRcuFlagsLoad =
     kTsanBuild ? std::memory_order_seq_cst : std::memory_order_relaxed;
 
-// One per thread that has ever entered a region. Records are never freed: a thread's exit
-// returns its record for reuse, so grace periods can walk the registry without a lock.
-struct alignas(kCacheLine) rcu_reader_rec {
-  std::atomic<std::uint64_t> ctr{0};  // written by the owner only; read by grace periods
-  std::uint32_t deferred_work = 0;    // owner only: it retired past the threshold in a region
-  std::atomic<bool> in_use{false};    // claimed by a live thread
-  rcu_reader_rec* next = nullptr;     // registry link; immutable once published
+// The calling thread's reader record, in static TLS: constant-initialized, trivially
+// destructible and initial-exec, so the read side reaches its word with one %fs-relative
+// access, no call and no guard. A thread links it into the domain's registry on its first
+// lock() and unlinks it at exit (grace periods only read records under the registry lock).
+struct rcu_reader_tls {
+  std::atomic<std::uint64_t> ctr{kRcuUnregistered};  // written by the owner only
+  rcu_reader_tls* prev = nullptr;                    // registry links (registry lock)
+  rcu_reader_tls* next = nullptr;
 };
-
-// The calling thread's record, or null before its first lock(). Constant-initialized,
-// trivially destructible and initial-exec: reading it is one TLS load, no call.
-inline thread_local constinit rcu_reader_rec* tls_rcu_reader
-    __attribute__((tls_model("initial-exec"))) = nullptr;
+inline thread_local constinit rcu_reader_tls tls_rcu_reader
+    __attribute__((tls_model("initial-exec")));
 
 // A scheduled evaluation. Plain data (trivially copyable), so rcu_obj_base<T, D> stays
 // trivially copyable when D is; every field is written by retire before use.
@@ -68,8 +67,9 @@ struct rcu_cb_node {
 };
 
 // Out of line (src/rcu.cpp).
-rcu_reader_rec* rcu_register_reader() noexcept;          // first lock() of a thread
+void rcu_register_reader() noexcept;                     // first lock() of a thread
 void rcu_unlock_slow(rcu_domain& dom) noexcept;           // wake a grace period / run callbacks
+void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the symmetric/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
 
 struct rcu_domain_access;  // src/rcu.cpp's view of rcu_domain's private state

@@ -1,0 +1,151 @@
+// summary.md: short enough for a CI job summary; report.html has the rest.
+#include <set>
+
+#include "util.hpp"
+#include "writers.hpp"
+
+namespace report {
+namespace {
+
+constexpr size_t kMaxItems = 40;  // per section; the rest is counted, and in report.html
+
+std::string code(std::string_view s) {
+  std::string out = "`";
+  for (char c : s) out += c == '`' ? '\'' : c == '\n' ? ' ' : c;
+  return out + "`";
+}
+
+std::string test_line(const Test& t, bool with_impl) {
+  std::string s = "  - ";
+  if (with_impl) s += t.impl + ": ";
+  s += std::string("**") + to_string(t.verdict) + "** " + code(t.name);
+  if (t.tier != "core") s += " (" + t.tier + ")";
+  if (!t.detail.empty()) s += " — " + md_escape(t.detail);
+  if (!t.headline.empty()) s += "<br>" + code(t.headline);
+  return s + "\n";
+}
+
+void findings_section(std::string& md, const Report& report, Status status,
+                      const std::string& heading) {
+  auto list = findings(report, status);
+  if (list.empty()) return;
+  md += "\n## " + heading + " (" + std::to_string(list.size()) + ")\n\n";
+  size_t shown = 0;
+  for (const auto& f : list) {
+    if (shown++ == kMaxItems) {
+      md += "- ... and " + std::to_string(list.size() - kMaxItems) + " more in report.html\n";
+      break;
+    }
+    md += "- **" + f.row->id + "** " + md_escape(f.row->ref) + " — " + md_escape(f.row->summary) +
+          " — *" + f.impl->name + "*\n";
+    for (auto i : f.cell->tests) {
+      const auto& t = report.tests[i];
+      if (is_failing(t.verdict)) md += test_line(t, false);
+    }
+  }
+}
+
+}  // namespace
+
+std::string summary_markdown(const Report& report) {
+  std::string md = "# " + (report.title.empty() ? std::string("saferecl conformance") : report.title) +
+                   ": " + (report.conforming ? "conforming" : "NOT conforming") + "\n\n";
+  md += md_escape(run_line(report)) + "\n\n";
+  md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n";
+  md += "|---|---|---|---|---|---|\n";
+  for (const auto& impl : report.impls) {
+    if (!impl.available) {
+      md += "| " + md_escape(impl.name) + " | unavailable: " + md_escape(impl.reason) + " | | | | |\n";
+      continue;
+    }
+    std::string verdict = impl.conforming ? "conforming" : "**NOT conforming**";
+    if (!impl.conforming && !impl.why_not.empty()) {
+      std::string why;
+      for (const auto& w : impl.why_not) why += (why.empty() ? "" : "; ") + w;
+      verdict += " (" + md_escape(why) + ")";
+    }
+    md += "| " + md_escape(impl.name) + (impl.version.empty() ? "" : " " + md_escape(impl.version)) +
+          " | " + verdict + " | " + std::to_string(impl.core_failures) + " | " +
+          std::to_string(impl.strict_warnings) + " | " + std::to_string(impl.qoi_findings) +
+          " | " + verdict_counts(impl) + " |\n";
+  }
+
+  std::set<std::string> covered;
+  int testable = 0;
+  for (const auto& t : report.tests)
+    for (const auto& id : t.requirements) covered.insert(id);
+  for (const auto& row : report.rows) testable += row.testable ? 1 : 0;
+  md += "\nRequirement coverage: " + std::to_string(covered.size()) + " of " +
+        std::to_string(testable) + " testable rows of the catalog have tests";
+  if (static_cast<int>(covered.size()) < testable) {
+    md += "; untested:";
+    for (const auto& row : report.rows)
+      if (row.testable && !covered.count(row.id)) md += " " + row.id;
+  }
+  md += ".\n";
+  if (report.tests_not_run > 0)
+    md += "\n" + std::to_string(report.tests_not_run) +
+          " listed test(s) did not run (filtered out by CTest arguments).\n";
+
+  findings_section(md, report, Status::NonConforming, "Non-conforming requirements");
+
+  std::vector<const Test*> loose;
+  for (auto i : report.unmapped)
+    if (is_failing(report.tests[i].verdict) && report.tests[i].verdict != Verdict::NotBuilt)
+      loose.push_back(&report.tests[i]);
+  if (!loose.empty()) {
+    md += "\n## Failing tests with no requirement row (" + std::to_string(loose.size()) + ")\n\n";
+    for (size_t k = 0; k < loose.size() && k < kMaxItems; ++k) md += test_line(*loose[k], true).substr(2);
+    if (loose.size() > kMaxItems)
+      md += "- ... and " + std::to_string(loose.size() - kMaxItems) + " more in report.html\n";
+  }
+
+  // Sources that did not compile, and harness failures.
+  std::vector<std::string> nb;
+  for (const auto& f : report.build_failures) {
+    std::string first;
+    for (auto line : split_lines(f.log))
+      if (contains(line, "error")) {
+        first = trim(line);
+        break;
+      }
+    nb.push_back("- " + (f.impl.empty() ? std::string("all implementations (harness)") : f.impl) +
+                 ": " + code(f.source.empty() ? f.executable : f.source) +
+                 (first.empty() ? "" : "<br>" + code(first.substr(0, 300))));
+  }
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& f : report.build_failures) seen.insert({f.impl, f.source});
+  for (const auto& t : report.tests)
+    if (t.verdict == Verdict::NotBuilt && !seen.count({t.impl, t.source})) {
+      seen.insert({t.impl, t.source});
+      nb.push_back("- " + t.impl + ": " + code(t.source) + " — " + md_escape(t.detail));
+    }
+  if (!nb.empty()) {
+    md += "\n## Not built (" + std::to_string(nb.size()) + ")\n\n";
+    for (size_t k = 0; k < nb.size() && k < kMaxItems; ++k) md += nb[k] + "\n";
+    if (nb.size() > kMaxItems) md += "- ... and " + std::to_string(nb.size() - kMaxItems) + " more\n";
+  }
+
+  findings_section(md, report, Status::Warning, "Strict-tier warnings");
+  findings_section(md, report, Status::Qoi, "Quality-of-implementation findings");
+
+  if (report.mutants) {
+    int killed = 0, survived = 0, other = 0;
+    const json& list = report.mutants->is_array() ? *report.mutants
+                                                  : report.mutants->value("mutants", json::array());
+    for (const auto& m : list) {
+      auto v = m.value("verdict", "");
+      (v == "killed" ? killed : v == "survived" ? survived : other)++;
+    }
+    md += "\nMutants: " + std::to_string(killed) + " killed, " + std::to_string(survived) +
+          " survived" + (other ? ", " + std::to_string(other) + " other" : "") + ".\n";
+  }
+  if (!report.notes.empty()) {
+    md += "\n## Notes on the inputs\n\n";
+    for (const auto& n : report.notes) md += "- " + md_escape(n) + "\n";
+  }
+  md += "\nFull report: `report.html`; machine-readable: `results.json`; per test: `junit.xml`.\n";
+  return md;
+}
+
+}  // namespace report

@@ -1,0 +1,91 @@
+// <hazard_pointer>
+//
+// The standard says nothing about fork (HS-18, qoi): after fork in a process that uses
+// hazard pointers while another thread is busy with them, the child can make hazard
+// pointers, protect, retire and reclaim -- on a new thread too -- and exit cleanly, and the
+// parent carries on.
+//
+// Relies on: the child reporting through its exit status, and the parent bounding the wait
+// for it. Under ThreadSanitizer the child starts no thread: TSan ends a child of a
+// multi-threaded process that does (die_after_fork).
+#include "support/test.hpp"
+#include "support/hp_checks.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using saferecl::test::churn;
+using saferecl::test::hp_object;
+using saferecl::test::objects;
+using saferecl::test::published;
+
+namespace {
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kUnderTsan = true;
+#elif defined(__has_feature)
+constexpr bool kUnderTsan = __has_feature(thread_sanitizer);
+#else
+constexpr bool kUnderTsan = false;
+#endif
+
+// Protects an object, retires it, churns: true if it survived.
+bool protection_works() {
+  published x(1);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  hp_object* p = h.protect(x.src);
+  x.unlink_and_retire();
+  churn();
+  return !objects().reclaimed(p->id) && p->alive();
+}
+
+int child_status() {
+  bool ok = protection_works();
+  if (!kUnderTsan) std::thread([&] { ok = protection_works() && ok; }).join();
+  return ok ? 0 : 1;
+}
+
+// Waits for the child up to `limit`; kills it if it hangs. Returns its exit status, or -1.
+int wait_for_child(pid_t child, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (::waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazard pointers, parent and child both work" *
+          doctest::test_suite("qoi.lifetime")) {
+  REQUIRE(protection_works());  // the parent has used hazard pointers before the fork
+  constexpr int kForks = 10;
+  std::atomic<bool> stop{false};
+  int failed_children = 0;
+
+  saferecl::test::within_watchdog("fork while another thread protects and retires", [&] {
+    std::thread busy([&] {
+      while (!stop.load(std::memory_order_acquire)) protection_works();
+    });
+    for (int i = 0; i < kForks; ++i) {
+      const pid_t child = ::fork();
+      if (child == 0) std::_Exit(child_status());
+      if (child < 0 || wait_for_child(child, std::chrono::seconds(20)) != 0) ++failed_children;
+    }
+    stop.store(true, std::memory_order_release);
+    busy.join();
+  });
+  CHECK(failed_children == 0);
+  CHECK(protection_works());
+}

@@ -1,0 +1,53 @@
+// <rcu>
+//
+// void rcu_barrier(rcu_domain& dom = rcu_default_domain()) noexcept;
+//   Effects: ... for any evaluation that happens before the call and schedules an
+//   evaluation E in dom, blocks until E has been evaluated.
+//
+// Evaluations belong to the domain, not to the thread that scheduled them: a thread's exit
+// must neither drop them nor hide them from a later barrier (RS-15, RB-04). Relies on: the
+// retiring threads being joined before the barrier (so their retires happen before it).
+#include "support/rcu_objects.hpp"
+#include "support/test.hpp"
+
+#include <cstddef>
+#include <vector>
+
+using saferecl::test::object_log;
+using saferecl::test::objects;
+using saferecl::test::plain_object;
+using saferecl::test::quarantine_deleter;
+using saferecl::test::rcu_object;
+using saferecl::test::within_watchdog;
+
+TEST_CASE("saferecl.rcu.domain.func/4 R33: objects retired by threads that have exited run at a later rcu_barrier" *
+          doctest::test_suite("core.lifetime")) {
+  constexpr std::size_t kThreads = 4;
+  constexpr int kPerThread = 300;
+  std::vector<object_log::id_t> ids[kThreads];
+
+  within_watchdog("retiring threads running to their exit", [&] {
+    saferecl::test::run_in_parallel(kThreads, [&](std::size_t t) {
+      sut::rcu_domain& dom = sut::rcu_default_domain();
+      for (int i = 0; i < kPerThread; ++i) {
+        if (i % 4 == 0) dom.lock();  // some retired inside a region, left pending at exit
+        if (i % 2 == 0) {
+          auto* p = new rcu_object;
+          ids[t].push_back(p->id);
+          p->retire();
+        } else {
+          auto* p = new plain_object;
+          ids[t].push_back(p->id);
+          sut::rcu_retire(p, quarantine_deleter{});
+        }
+        if (i % 4 == 0) dom.unlock();
+      }
+    });
+  });
+  within_watchdog("rcu_barrier after the retiring threads exited", [] { sut::rcu_barrier(); });
+
+  int not_once = 0;
+  for (const auto& thread_ids : ids)
+    for (auto id : thread_ids) not_once += objects().reclaim_count(id) != 1;
+  CHECK(not_once == 0);
+}

@@ -1,0 +1,108 @@
+// <rcu> torture RX-06: a flood of callbacks, with no barrier until the end.
+// REQUIRES: rcu
+//
+// Scenario: retirers call rcu_retire() on fresh objects as fast as they can, never calling
+// rcu_barrier or rcu_synchronize, while a reader keeps short regions going (with rcutorture
+// delays) so that every grace period has someone to wait for. A sampler reads
+// pending = retired - reclaimed every millisecond.
+//
+// Invariants (QoI, [saferecl.rcu.general]/6, RB-06, RB-08, RX-06): grace periods keep
+// completing without any barrier -- the count of deleters run keeps advancing (a stall
+// otherwise) -- and pending stays below kPendingCap; never more deleters run than
+// callbacks were scheduled (R5). At the end one rcu_barrier() runs all of them (R33).
+// The self-propagating callback of rcutorture is left out: a deleter that retires is
+// re-entrant use, implementation-defined ([reentrancy]/1, requirements.md 2.9/3).
+//
+// Knobs: 1.5 s x scale; 2 retirers and 1 reader (x sqrt(scale)); cap 50,000.
+#include "support/stress_harness.hpp"
+#include "support/test.hpp"
+
+#include <vector>
+
+namespace {
+
+using namespace saferecl::test;
+using namespace saferecl::test::stress;
+
+struct flood_item {
+  std::uint64_t payload = 0;
+};
+
+progress g_deleters_run;  // namespace scope: deleters outlive blocks
+struct count_and_delete {
+  void operator()(flood_item* p) const noexcept {
+    g_deleters_run.bump();
+    delete p;
+  }
+};
+
+constexpr std::int64_t kPendingCap = 50'000;
+
+}  // namespace
+
+TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under a callback flood" *
+          doctest::test_suite("qoi.stress")) {
+  const std::size_t retirers = threads(2), readers = threads(1);
+  const auto duration = scaled(1500ms);
+  print_config("RX-06", {{"retirers", str(retirers)}, {"readers", str(readers)},
+                         {"pending_cap", std::to_string(kPendingCap)},
+                         {"duration_ms", str(duration.count())}});
+
+  const std::uint64_t run_before = g_deleters_run.get();
+  torture t("RX-06");
+  std::vector<progress> retired(retirers), regions(readers);
+  for (std::size_t i = 0; i < retirers; ++i) t.watch("retirer " + str(i), retired[i]);
+  for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), regions[i]);
+  t.watch("deleters run", g_deleters_run);
+  std::atomic<std::int64_t> max_pending{0}, min_pending{0};
+  auto retired_so_far = [&] {
+    std::uint64_t n = 0;
+    for (auto& r : retired) n += r.get();
+    return n;
+  };
+
+  thread_group group;
+  for (std::size_t i = 0; i < retirers; ++i)
+    group.spawn([&, i] {
+      while (t.running()) {
+        retired[i].bump();  // before the retire: its deleter may run at once
+        sut::rcu_retire(new flood_item, count_and_delete{});
+      }
+    });
+  for (std::size_t i = 0; i < readers; ++i)
+    group.spawn([&, i] {
+      rng r(i);
+      sut::rcu_domain& dom = sut::rcu_default_domain();
+      while (t.running()) {
+        const delay d = draw(r);
+        dom.lock();
+        d();
+        dom.unlock();
+        regions[i].bump();
+      }
+    });
+  group.spawn([&] {  // the sampler; deleters run are read first, so pending is never low
+    while (t.running()) {
+      const auto run = static_cast<std::int64_t>(g_deleters_run.get() - run_before);
+      const auto pending = static_cast<std::int64_t>(retired_so_far()) - run;
+      if (pending > max_pending.load()) max_pending.store(pending);
+      if (pending < min_pending.load()) min_pending.store(pending);
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+
+  t.run(duration);
+  t.join(group);
+  const std::uint64_t before_barrier = g_deleters_run.get() - run_before;
+  within_watchdog("RX-06: final rcu_barrier", [] { sut::rcu_barrier(); });
+  const std::uint64_t total = retired_so_far(), run = g_deleters_run.get() - run_before;
+  std::uint64_t total_regions = 0;
+  for (auto& r : regions) total_regions += r.get();
+  t.summary({{"retired", str(total)}, {"run_before_final_barrier", str(before_barrier)},
+             {"run", str(run)}, {"regions", str(total_regions)},
+             {"max_pending", std::to_string(max_pending.load())}});
+  CHECK(t.passed());
+  CHECK_MESSAGE(max_pending.load() <= kPendingCap, "pending peaked at ", max_pending.load());
+  CHECK_MESSAGE(min_pending.load() >= 0, "more deleters ran than callbacks were scheduled");
+  CHECK(run == total);
+}

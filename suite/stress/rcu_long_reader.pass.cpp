@@ -1,0 +1,185 @@
+// <rcu> torture RX-10: one long reader.
+// REQUIRES: rcu
+//
+// Scenario: a long reader repeatedly opens a region, loads the current object and holds
+// the region for kHold, checking the object every millisecond; it announces "holding k"
+// right after lock() and "leaving k" right before unlock(). Meanwhile a writer keeps
+// replacing the object and retiring the old one with rcu_retire (so the long reader's
+// object is retired early in its hold), a synchronizer loops rcu_synchronize(), and --
+// in the core test -- short readers keep checking the current object.
+//
+// Invariants:
+//  - core ([saferecl.rcu.general]/5, [saferecl.rcu.domain.func]/2-3; R3, R29, R30): the
+//    long reader's object stays unreclaimed for the whole hold; a synchronize that started
+//    after "holding k" and before "leaving k" returns only after "leaving k" is visible;
+//    once the reader has left, grace periods resume (stall detection) and the final
+//    rcu_barrier reclaims every retired object exactly once (R5, R33).
+//  - qoi (RX-10, MR-17): a synchronize that waits for the long reader sleeps: the
+//    synchronizer's CPU time stays under 20% of the wall time it spent waiting. (Run
+//    without short readers: their unlocks legitimately wake a sleeping waiter.)
+//
+// Knobs: holds of 800 ms (below the 2 s stall limit); 1 cycle x scale (core), 1 (qoi);
+// 2 short readers (x sqrt(scale)).
+#include "support/stress_harness.hpp"
+#include "support/test.hpp"
+
+#include <ctime>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+using namespace saferecl::test;
+using namespace saferecl::test::stress;
+
+constexpr auto kHold = 800ms;
+constexpr double kMaxCpuShare = 0.2;
+
+std::chrono::nanoseconds thread_cpu_time() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
+struct options {
+  const char* name;
+  std::uint64_t cycles;
+  bool short_readers;
+};
+
+struct outcome {
+  std::uint64_t waited_syncs = 0;
+  double cpu_share = 0;  // CPU time / wall time over the synchronizes that waited
+};
+
+outcome long_reader(const options& opt) {
+  const std::size_t shorts = opt.short_readers ? threads(2) : 0;
+  print_config(opt.name, {{"hold_ms", str(kHold.count())}, {"cycles", str(opt.cycles)},
+                          {"short_readers", str(shorts)}});
+
+  std::atomic<rcu_object*> current{new rcu_object};
+  std::atomic<std::uint64_t> holding{0}, leaving{0};
+  torture t(opt.name);
+  progress cycles_done, writes, syncs;
+  std::vector<progress> short_reads(shorts);
+  t.watch("writer", writes);
+  t.watch("synchronizer", syncs);
+  for (std::size_t i = 0; i < shorts; ++i) t.watch("short reader " + str(i), short_reads[i]);
+  std::mutex retired_mutex;
+  std::vector<object_log::id_t> retired;
+  std::chrono::nanoseconds waited_wall{0}, waited_cpu{0};
+  outcome o;
+
+  thread_group group;
+  group.spawn([&] {  // the long reader
+    segment seg("long reader", 0, "object id", "ms held");
+    sut::rcu_domain& dom = sut::rcu_default_domain();
+    for (std::uint64_t k = 1; k <= opt.cycles && t.running(); ++k) {
+      std::this_thread::sleep_for(100ms);
+      dom.lock();
+      const rcu_object* p = current.load(std::memory_order_acquire);
+      holding.store(k, std::memory_order_release);
+      const auto start = clock::now();
+      for (std::int64_t ms = 0; clock::now() - start < kHold; ++ms) {
+        std::this_thread::sleep_for(1ms);
+        if (!p->alive() || objects().reclaimed(p->id)) {
+          seg.record({k, p->id, {}, ms});
+          t.fail(seg, "the long reader's object was reclaimed during its region");
+          break;
+        }
+      }
+      leaving.store(k, std::memory_order_release);
+      dom.unlock();
+      cycles_done.bump();
+    }
+    t.stop();  // the run is as long as the cycles
+  });
+  group.spawn([&] {  // the writer
+    while (t.running()) {
+      rcu_object* old = current.exchange(new rcu_object, std::memory_order_acq_rel);
+      {
+        std::lock_guard lock(retired_mutex);
+        retired.push_back(old->id);
+      }
+      sut::rcu_retire(old, quarantine_deleter{});
+      writes.bump();
+      std::this_thread::sleep_for(20us);
+    }
+  });
+  group.spawn([&] {  // the synchronizer
+    segment seg("synchronizer", 1, "cycle held", "cycle left after return");
+    for (std::uint64_t it = 0; t.running(); ++it) {
+      const std::uint64_t held = holding.load(std::memory_order_acquire);
+      const bool inside = held > leaving.load(std::memory_order_acquire);
+      const auto wall0 = clock::now();
+      const auto cpu0 = thread_cpu_time();
+      sut::rcu_synchronize();
+      const auto cpu1 = thread_cpu_time();
+      const auto wall1 = clock::now();
+      const std::uint64_t left = leaving.load(std::memory_order_acquire);
+      if (inside) {
+        ++o.waited_syncs;
+        waited_wall += wall1 - wall0;
+        waited_cpu += cpu1 - cpu0;
+        seg.record({it, held, {}, static_cast<std::int64_t>(left)});
+        if (left < held) t.fail(seg, "rcu_synchronize returned while the long reader was still inside");
+      }
+      syncs.bump();
+    }
+  });
+  for (std::size_t i = 0; i < shorts; ++i)
+    group.spawn([&, i] {
+      rng r(100 + i);
+      segment seg("short reader " + str(i), 100 + i, "object id", "unreclaimed");
+      sut::rcu_domain& dom = sut::rcu_default_domain();
+      for (std::uint64_t it = 0; t.running(); ++it) {
+        const delay d = draw(r);
+        dom.lock();
+        const rcu_object* p = current.load(std::memory_order_acquire);
+        d();
+        const bool ok = p->alive() && !objects().reclaimed(p->id);
+        const auto id = p->id;
+        dom.unlock();
+        seg.record({it, id, d, ok});
+        if (!ok) t.fail(seg, "a short reader reached a reclaimed object");
+        short_reads[i].bump();
+      }
+    });
+
+  // The long reader ends the run; the limit only bounds a run that hangs.
+  t.run(opt.cycles * (kHold + 100ms) + 30s);
+  t.join(group);
+  rcu_object* last = current.exchange(nullptr);
+  retired.push_back(last->id);
+  last->retire();
+  within_watchdog(std::string(opt.name) + ": final rcu_barrier", [] { sut::rcu_barrier(); });
+  std::uint64_t not_once = 0;
+  for (auto id : retired) not_once += objects().reclaim_count(id) != 1;
+  o.cpu_share = waited_wall.count() > 0
+                    ? static_cast<double>(waited_cpu.count()) / static_cast<double>(waited_wall.count())
+                    : 0;
+  t.summary({{"cycles", str(cycles_done.get())}, {"retired", str(retired.size())},
+             {"synchronizes", str(syncs.get())}, {"synchronizes_that_waited", str(o.waited_syncs)},
+             {"waited_ms", str(std::chrono::duration_cast<std::chrono::milliseconds>(waited_wall).count())},
+             {"cpu_share_while_waiting", std::to_string(o.cpu_share)}});
+  CHECK(t.passed());
+  CHECK(cycles_done.get() == opt.cycles);
+  CHECK_MESSAGE(not_once == 0, not_once, " retired objects were not reclaimed exactly once");
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-10: a long reader holds back synchronize and reclamation until it leaves" *
+          doctest::test_suite("core.stress")) {
+  const outcome o = long_reader({.name = "RX-10", .cycles = scaled(1), .short_readers = true});
+  CHECK(o.waited_syncs >= 1);
+}
+
+TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-10: a synchronize blocked by a long reader does not busy-wait" *
+          doctest::test_suite("qoi.stress")) {
+  const outcome o = long_reader({.name = "RX-10 cpu", .cycles = 1, .short_readers = false});
+  CHECK(o.waited_syncs >= 1);
+  CHECK_MESSAGE(o.cpu_share < kMaxCpuShare, "the waiting synchronizer used ",
+                o.cpu_share * 100, "% of a CPU");
+}
