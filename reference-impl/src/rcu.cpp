@@ -133,6 +133,7 @@ thread_local constinit bool t_in_executor = false;
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
 pthread_key_t g_exit_key;
 bool g_exit_key_ok = false;
+bool g_symmetric = false;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
 
 // -------------------------------------------------------------------------- thread exit
 void registry_unlink(rcu_reader_tls* r) noexcept {  // reg_lock held
@@ -174,7 +175,7 @@ void fork_child() noexcept {
   g.registry = nullptr;
   g.reg_lock.reset();
   if (tls_rcu_reader.ctr.load(std::memory_order_relaxed) != kRcuUnregistered)
-    registry_link(&tls_rcu_reader);
+    registry_link(&tls_rcu_reader);  // (a thread forking inside a region keeps its region)
   g.gp_lock.reset();
   const u64 s = g.gp_seq.load(std::memory_order_relaxed);
   if (s & 1) g.gp_seq.store(s - 1, std::memory_order_relaxed);
@@ -201,8 +202,7 @@ void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops wh
 }
 
 void init_once() noexcept {
-  if (current_fence_mode() != fence_mode::asymmetric)  // readers fence: tell them via the word
-    acc::gp_ctr(rcu_default_domain()).fetch_or(kRcuSymmetricBit, std::memory_order_seq_cst);
+  g_symmetric = current_fence_mode() != fence_mode::asymmetric;  // decided for good
   g_exit_key_ok = ::pthread_key_create(&g_exit_key, &thread_exit) == 0;
   (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
   if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
@@ -363,13 +363,28 @@ void drive_and_run(rcu_domain& d) noexcept {
 }  // namespace
 
 // ------------------------------------------------------------------------ entry points
-void rcu_register_reader() noexcept {
-  ensure_init();  // decides the fence mode (and the domain word's symmetric bit) first
-  g.reg_lock.lock();
-  registry_link(&tls_rcu_reader);
-  g.reg_lock.unlock();
-  tls_rcu_reader.ctr.store(0, std::memory_order_relaxed);
-  if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
+void rcu_lock_slow(rcu_domain& d) noexcept {
+  std::atomic<u64>& w = tls_rcu_reader.ctr;
+  u64 c = w.load(std::memory_order_relaxed);
+  if (c == kRcuUnregistered) {  // the thread's first region: link its record
+    ensure_init();              // decides the fence mode first
+    g.reg_lock.lock();
+    registry_link(&tls_rcu_reader);
+    g.reg_lock.unlock();
+    if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
+    c = g_symmetric ? kRcuSymmetricIdle : 0;
+    w.store(c, std::memory_order_relaxed);
+    if (c == 0) { d.lock(); return; }  // membarrier mode: the inline path from now on
+  }
+  if (SAFERECL_MUTANT("MR-06")) c &= ~kRcuDepthMask;
+  if ((c & kRcuDepthMask) == 0) {  // symmetric mode, outermost
+    const u64 g_word = acc::gp_ctr(d).load(std::memory_order_relaxed);
+    SAFERECL_MUTANT_WIDEN_WINDOW();
+    w.store(g_word | kRcuSpecialBit, kRcuPublish);
+    if (!SAFERECL_MUTANT("MR-07")) std::atomic_thread_fence(std::memory_order_seq_cst);
+  } else {  // symmetric mode, nested
+    w.store(c + 1, kRcuPublish);
+  }
 }
 
 void rcu_unlock_slow(rcu_domain& d) noexcept {
@@ -385,7 +400,7 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
 
 void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
   const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
-  tls_rcu_reader.ctr.store(0, kRcuPublish);
+  tls_rcu_reader.ctr.store(c & kRcuSpecialBit, kRcuPublish);  // 0, or the symmetric idle word
   std::atomic_thread_fence(std::memory_order_seq_cst);  // symmetric mode's light fence (d)
   if ((c & kRcuOwesBit) != 0 && !t_in_executor && pending_count() >= kRcuRetireThreshold) {
     rcu_unlock_slow(d);  // wake a sleeping grace period first: it may be waiting for us

@@ -125,7 +125,7 @@ std::string headline_of(std::string_view output) {
       std::regex(R"(ERROR: \w*Sanitizer: .*)"),
       std::regex(R"(WARNING: \w*Sanitizer: .*)"),
       std::regex(R"(.*: (ERROR|FATAL ERROR): .*)"),
-      std::regex(R"(^FAIL: .*)"),
+      std::regex(R"(^\s*FAIL: .*)"),
       std::regex(R"(\[saferecl\] NOT APPLICABLE: .*)"),
       std::regex(R"(.*(terminate called|Segmentation fault|Aborted|error: ).*)"),
   };

@@ -38,7 +38,7 @@ overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .s-ok{background:var(--ok-bg);color:var(--ok)}.s-bad{background:var(--bad-bg);color:var(--bad)}
 .s-warn{background:var(--warn-bg);color:var(--warn)}.s-qoi{background:var(--qoi-bg);color:var(--qoi)}
 .s-na{background:var(--na-bg);color:var(--na)}.s-unavail{background:repeating-linear-gradient(45deg,#f3f4f6 0 6px,#e6e8eb 6px 12px);color:var(--na)}
-.s-untested{background:#fff;color:#8c959f;font-style:italic;outline:1px dashed #afb8c1;outline-offset:-4px}
+.s-untested{background:#fff;color:#8c959f;font-style:italic}td.s-untested{box-shadow:inset 0 0 0 2px #fff,inset 0 0 0 3px #d8dee4}
 .s-nt{background:#fafbfc;color:#afb8c1;font-style:italic}
 .v-pass{background:var(--ok-bg);color:var(--ok)}.v-fail{background:var(--bad-bg);color:var(--bad)}
 .v-timeout{background:var(--to-bg);color:var(--to)}.v-crash{background:var(--crash-bg);color:var(--crash)}
@@ -56,7 +56,12 @@ overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .cell summary{cursor:pointer;list-style:none}.cell summary::-webkit-details-marker{display:none}
 .cell summary::after{content:" \25B8";font-weight:400}.cell details[open] summary::after{content:" \25BE"}
 .cell small{font-weight:400;color:inherit;opacity:.8}
-.cellbody{background:#fff;color:var(--fg);font-weight:400;padding:.4rem .6rem;min-width:34rem;max-width:70rem;border-top:1px solid var(--line)}
+.matrix-wrap{position:relative}
+/* An open cell shows its tests in a panel across the whole matrix, under the cell, so that
+   opening one never reflows the columns; click the cell again to close it. */
+.cellbody{position:absolute;left:0;right:0;z-index:3;background:#fff;color:var(--fg);font-weight:400;
+white-space:normal;padding:.5rem .8rem;border:2px solid #8c959f;border-radius:6px;
+box-shadow:0 8px 24px rgba(31,35,40,.25);max-height:75vh;overflow:auto}
 ul.tests{list-style:none;padding:0;margin:.2rem 0}
 ul.tests>li{margin:.35rem 0;padding-top:.3rem;border-top:1px dotted var(--line)}
 ul.tests>li:first-child{border-top:0}
@@ -67,7 +72,7 @@ ul.tests>li:first-child{border-top:0}
 dl.run{display:grid;grid-template-columns:max-content auto;gap:.15rem 1rem}dl.run dt{font-weight:600}dl.run dd{margin:0}
 @page{size:A4 landscape;margin:12mm}
 @media print{body{max-width:none;font-size:10pt;padding:0}nav{display:none}
-.matrix thead th{position:static}pre{max-height:none}
+.matrix thead th{position:static}pre{max-height:none}.cellbody{display:none}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 tr{break-inside:avoid}h2{break-after:avoid}}
 )CSS";
@@ -158,7 +163,8 @@ void implementations_section(std::string& out, const Report& report) {
   for (const auto& impl : report.impls) {
     out += "<tr id=\"impl-" + slug(impl.name) + "\"><th>" + h(impl.name) + "</th>";
     if (!impl.available) {
-      out += "<td class=\"s-unavail\" colspan=\"" + std::to_string(5 + std::size(kAllVerdicts)) +
+      // verdict, 3 tallies, the verdict counts, requirement rows, version
+      out += "<td class=\"s-unavail\" colspan=\"" + std::to_string(6 + std::size(kAllVerdicts)) +
              "\">unavailable: " + h(impl.reason) + "</td></tr>\n";
       continue;
     }
@@ -268,7 +274,7 @@ void legend(std::string& out) {
 void matrix_section(std::string& out, const Report& report) {
   out += "<section id=\"matrix\"><h2>Requirements &times; implementations</h2>\n";
   legend(out);
-  out += "<table class=\"matrix\"><thead><tr><th>row</th><th>requirement</th><th>tier · kind</th>";
+  out += "<div class=\"matrix-wrap\"><table class=\"matrix\"><thead><tr><th>row</th><th>requirement</th><th>tier · kind</th>";
   for (const auto& impl : report.impls) {
     if (impl.available)
       out += "<th class=\"impl\">" + h(impl.name) + "<br><small>" + h(impl.version) + "</small></th>";
@@ -318,7 +324,7 @@ void matrix_section(std::string& out, const Report& report) {
       out += "</tr>\n";
     }
   }
-  out += "</tbody></table></section>\n";
+  out += "</tbody></table></div></section>\n";
 }
 
 void coverage_section(std::string& out, const Report& report) {
@@ -400,38 +406,24 @@ void other_tests_section(std::string& out, const Report& report) {
   out += "</ul></section>\n";
 }
 
-const json& mutant_list(const json& m) {
-  static const json empty = json::array();
-  if (m.is_array()) return m;
-  if (m.is_object() && m.contains("mutants") && m["mutants"].is_array()) return m["mutants"];
-  return empty;
-}
-
 std::string str_of(const json& j, const char* key) {
   if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "";
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
-std::vector<std::string> strings_of(const json& j, const char* key) {
-  std::vector<std::string> out;
-  if (j.is_object() && j.contains(key) && j[key].is_array())
-    for (const auto& v : j[key]) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-  return out;
-}
-
 void mutants_section(std::string& out, const Report& report) {
   if (!report.mutants) return;
-  const auto& list = mutant_list(*report.mutants);
+  const auto list = mutants_of(*report.mutants);
   out += "<section id=\"mutants\"><h2>Mutants</h2>\n<p class=\"muted\">Each mutant is the "
          "reference implementation with one deliberate bug; the battery must kill it (some test "
-         "fails) in the sanitizer tier the mutant catalog names.</p>\n";
-  // The kill matrix: mutants x requirement rows of the killing tests.
-  std::vector<std::string> ids;
+         "fails) in the sanitizer tier the mutant catalog names, and must spare the entries "
+         "marked not-a-bug. The dots show which requirement rows' tests killed it.</p>\n";
+  // The kill matrix: mutants x requirement rows of the killing tests, in catalog order.
   std::map<std::string, std::set<std::string>> kills;  // mutant -> row ids
-  for (const auto& m : list) {
-    for (const auto& test : strings_of(m, "killing_tests"))  // "<impl>/" prefix or not
-      for (const auto& id : parse_test_name(test).ids) kills[str_of(m, "id")].insert(id);
-  }
+  for (const auto& m : list)
+    for (const auto& [test, time] : m.killed_by)
+      for (const auto& id : parse_test_name(test).ids) kills[m.id].insert(id);
+  std::vector<std::string> ids;
   for (const auto& row : report.rows)
     for (const auto& [mutant, rows] : kills)
       if (rows.count(row.id) && std::find(ids.begin(), ids.end(), row.id) == ids.end())
@@ -441,18 +433,17 @@ void mutants_section(std::string& out, const Report& report) {
   for (const auto& id : ids) out += "<th><a href=\"#req-" + slug(id) + "\">" + h(id) + "</a></th>";
   out += "<th>expected killers</th><th>killing tests</th></tr></thead><tbody>\n";
   for (const auto& m : list) {
-    const auto id = str_of(m, "id"), verdict = str_of(m, "verdict");
-    const char* cls = verdict == "killed" ? "s-ok" : verdict == "survived" ? "s-bad" : "s-na";
-    out += "<tr id=\"mutant-" + slug(id) + "\"><th>" + h(id) + "</th><td>" + h(str_of(m, "description")) +
-           "</td><td>" + h(str_of(m, "tier")) + "</td><td class=\"" + cls + "\"><b>" + h(verdict) +
-           "</b></td><td class=\"num\">" +
-           (str_of(m, "time_to_first_kill_s").empty() ? "" : h(str_of(m, "time_to_first_kill_s")) + " s") +
-           "</td>";
+    out += "<tr id=\"mutant-" + slug(m.id) + "\"><th>" + h(m.id) + "</th><td>" + h(m.description) +
+           "</td><td>" + h(m.tier) + "</td><td class=\"" + (m.ok ? "s-ok" : "s-bad") + "\"><b>" +
+           h(m.verdict) + "</b></td><td class=\"num\">" +
+           (m.first_kill ? fixed(*m.first_kill, 1) + " s" : std::string()) + "</td>";
     for (const auto& rid : ids)
-      out += kills[id].count(rid) ? "<td class=\"kill s-ok\">&#x25CF;</td>" : "<td></td>";
+      out += kills[m.id].count(rid) ? "<td class=\"kill s-ok\">&#x25CF;</td>" : "<td></td>";
     std::string expected, killing;
-    for (const auto& e : strings_of(m, "expected_killers")) expected += h(e) + "<br>";
-    for (const auto& k : strings_of(m, "killing_tests")) killing += "<span class=\"tname\">" + h(k) + "</span><br>";
+    for (const auto& e : m.expected) expected += "<code>" + h(e) + "</code><br>";
+    for (const auto& [test, time] : m.killed_by)
+      killing += "<span class=\"tname\">" + h(test) + "</span>" +
+                 (time ? " <small>" + fixed(*time, 1) + " s</small>" : std::string()) + "<br>";
     out += "<td><small>" + expected + "</small></td><td><small>" + killing + "</small></td></tr>\n";
   }
   out += "</tbody></table></section>\n";

@@ -46,6 +46,48 @@ std::vector<Finding> findings(const Report& report, Status status) {
   return out;
 }
 
+std::vector<Mutant> mutants_of(const json& doc) {
+  std::vector<Mutant> out;
+  const json* list = &doc;
+  if (doc.is_object() && doc.contains("mutants")) list = &doc["mutants"];
+  if (!list->is_array()) return out;
+  auto text = [](const json& m, std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (m.contains(k) && m[k].is_string()) return m[k].get<std::string>();
+    return std::string();
+  };
+  auto number = [](const json& m, std::initializer_list<const char*> keys) -> std::optional<double> {
+    for (const char* k : keys)
+      if (m.contains(k) && m[k].is_number()) return m[k].get<double>();
+    return std::nullopt;
+  };
+  for (const auto& m : *list) {
+    if (!m.is_object()) continue;
+    Mutant mu;
+    mu.id = text(m, {"id"});
+    mu.description = text(m, {"description", "title", "summary", "what"});
+    mu.tier = text(m, {"tier", "sanitizer"});
+    mu.verdict = text(m, {"verdict"});
+    for (const char* k : {"expected_killers", "kill"})
+      if (m.contains(k) && m[k].is_array())
+        for (const auto& e : m[k]) mu.expected.push_back(e.is_string() ? e.get<std::string>() : e.dump());
+    if (m.contains("killed_by") && m["killed_by"].is_array()) {
+      for (const auto& k : m["killed_by"]) {
+        if (k.is_string()) mu.killed_by.push_back({k.get<std::string>(), std::nullopt});
+        else if (k.is_object()) mu.killed_by.push_back({text(k, {"test", "name"}), number(k, {"time"})});
+      }
+    } else if (m.contains("killing_tests") && m["killing_tests"].is_array()) {
+      for (const auto& k : m["killing_tests"])
+        if (k.is_string()) mu.killed_by.push_back({k.get<std::string>(), std::nullopt});
+    }
+    mu.first_kill = number(m, {"time_to_first_kill", "time_to_first_kill_s"});
+    if (m.contains("ok") && m["ok"].is_boolean()) mu.ok = m["ok"].get<bool>();
+    else mu.ok = mu.verdict == "killed" || mu.verdict == "not-a-bug" || starts_with(mu.verdict, "spared");
+    out.push_back(std::move(mu));
+  }
+  return out;
+}
+
 std::string results_json(const Report& report) {
   json j;
   j["schema"] = kResultsSchema;

@@ -64,10 +64,18 @@ std::string summary_markdown(const Report& report) {
       for (const auto& w : impl.why_not) why += (why.empty() ? "" : "; ") + w;
       verdict += " (" + md_escape(why) + ")";
     }
-    md += "| " + md_escape(impl.name) + (impl.version.empty() ? "" : " " + md_escape(impl.version)) +
-          " | " + verdict + " | " + std::to_string(impl.core_failures) + " | " +
-          std::to_string(impl.strict_warnings) + " | " + std::to_string(impl.qoi_findings) +
-          " | " + verdict_counts(impl) + " |\n";
+    md += "| ";
+    md += md_escape(impl.name);
+    if (!impl.version.empty()) {
+      md += ' ';
+      md += md_escape(impl.version);
+    }
+    md += " | " + verdict;
+    for (int n : {impl.core_failures, impl.strict_warnings, impl.qoi_findings}) {
+      md += " | ";
+      md += std::to_string(n);
+    }
+    md += " | " + verdict_counts(impl) + " |\n";
   }
 
   std::set<std::string> covered;
@@ -130,15 +138,16 @@ std::string summary_markdown(const Report& report) {
   findings_section(md, report, Status::Qoi, "Quality-of-implementation findings");
 
   if (report.mutants) {
-    int killed = 0, survived = 0, other = 0;
-    const json& list = report.mutants->is_array() ? *report.mutants
-                                                  : report.mutants->value("mutants", json::array());
+    const auto list = mutants_of(*report.mutants);
+    std::string bad;
+    int killed = 0;
     for (const auto& m : list) {
-      auto v = m.value("verdict", "");
-      (v == "killed" ? killed : v == "survived" ? survived : other)++;
+      killed += m.killed_by.empty() ? 0 : 1;
+      if (!m.ok) bad += (bad.empty() ? "" : ", ") + m.id + " (" + m.verdict + ")";
     }
-    md += "\nMutants: " + std::to_string(killed) + " killed, " + std::to_string(survived) +
-          " survived" + (other ? ", " + std::to_string(other) + " other" : "") + ".\n";
+    md += "\nMutants: " + std::to_string(list.size()) + " run, " + std::to_string(killed) +
+          " killed; " + (bad.empty() ? std::string("all as the catalog expects") : "NOT as expected: " + md_escape(bad)) +
+          ".\n";
   }
   if (!report.notes.empty()) {
     md += "\n## Notes on the inputs\n\n";

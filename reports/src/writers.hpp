@@ -24,4 +24,14 @@ struct Finding {  // one requirement cell that is not conforming/warning/qoi
 };
 std::vector<Finding> findings(const Report& report, Status status);
 
+// One entry of mutants.json, read leniently (see reports/README.md for the format).
+struct Mutant {
+  std::string id, description, tier, verdict;
+  std::vector<std::string> expected;  // expected killers (test-name patterns or scenario ids)
+  std::vector<std::pair<std::string, std::optional<double>>> killed_by;  // test, seconds
+  std::optional<double> first_kill;
+  bool ok = false;  // the outcome the catalog expects (killed, or spared when not a bug)
+};
+std::vector<Mutant> mutants_of(const json& mutants);
+
 }  // namespace report

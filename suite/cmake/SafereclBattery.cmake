@@ -144,6 +144,10 @@ function(saferecl_add_battery_executable impl sut_target group caps)
   target_link_libraries(${exe} PRIVATE ${sut_target} saferecl_test_support)
   if(group MATCHES "-fault$")
     target_sources(${exe} PRIVATE $<TARGET_OBJECTS:saferecl_fault_injection>)
+    if(NOT SAFERECL_SANITIZER STREQUAL "none")  # see support/fault_injection.cpp
+      target_link_options(${exe} PRIVATE LINKER:--wrap=_Znwm LINKER:--wrap=_Znam
+                          LINKER:--wrap=_ZnwmSt11align_val_t LINKER:--wrap=_ZnamSt11align_val_t)
+    endif()
   endif()
   foreach(cap IN ITEMS hazard-pointer rcu hp-batch native-api)
     string(TOUPPER "${cap}" macro)

@@ -5,8 +5,9 @@
 // the region for kHold, checking the object every millisecond; it announces "holding k"
 // right after lock() and "leaving k" right before unlock(). Meanwhile a writer keeps
 // replacing the object and retiring the old one with rcu_retire (so the long reader's
-// object is retired early in its hold), a synchronizer loops rcu_synchronize(), and --
-// in the core test -- short readers keep checking the current object.
+// object is retired early in its hold), a synchronizer loops rcu_synchronize() with short
+// pauses, an observer starts one rcu_synchronize() in each hold once it sees "holding k",
+// and -- in the core test -- short readers keep checking the current object.
 //
 // Invariants:
 //  - core ([saferecl.rcu.general]/5, [saferecl.rcu.domain.func]/2-3; R3, R29, R30): the
@@ -15,7 +16,7 @@
 //    once the reader has left, grace periods resume (stall detection) and the final
 //    rcu_barrier reclaims every retired object exactly once (R5, R33).
 //  - qoi (RX-10, MR-17): a synchronize that waits for the long reader sleeps: the
-//    synchronizer's CPU time stays under 20% of the wall time it spent waiting. (Run
+//    observer's CPU time stays under 20% of the wall time it spent waiting. (Run
 //    without short readers: their unlocks legitimately wake a sleeping waiter.)
 //
 // Knobs: holds of 800 ms (below the 2 s stall limit); 1 cycle x scale (core), 1 (qoi);
@@ -106,25 +107,40 @@ outcome long_reader(const options& opt) {
       std::this_thread::sleep_for(20us);
     }
   });
-  group.spawn([&] {  // the synchronizer
+  // A synchronize that the hold must block, and what it cost; false if it returned early.
+  auto synchronize_and_check = [&](segment& seg, std::uint64_t it, bool measure) {
+    const std::uint64_t held = holding.load(std::memory_order_acquire);
+    const bool inside = held > leaving.load(std::memory_order_acquire);
+    const auto wall0 = clock::now();
+    const auto cpu0 = thread_cpu_time();
+    sut::rcu_synchronize();
+    const auto cpu1 = thread_cpu_time();
+    const auto wall1 = clock::now();
+    const std::uint64_t left = leaving.load(std::memory_order_acquire);
+    if (!inside) return;
+    seg.record({it, held, {}, static_cast<std::int64_t>(left)});
+    if (left < held) t.fail(seg, "rcu_synchronize returned while the long reader was still inside");
+    if (!measure) return;
+    ++o.waited_syncs;
+    waited_wall += wall1 - wall0;
+    waited_cpu += cpu1 - cpu0;
+  };
+  group.spawn([&] {  // the synchronizer: back to back, some calls straddle the reader's lock
+    rng r(1);
     segment seg("synchronizer", 1, "cycle held", "cycle left after return");
     for (std::uint64_t it = 0; t.running(); ++it) {
-      const std::uint64_t held = holding.load(std::memory_order_acquire);
-      const bool inside = held > leaving.load(std::memory_order_acquire);
-      const auto wall0 = clock::now();
-      const auto cpu0 = thread_cpu_time();
-      sut::rcu_synchronize();
-      const auto cpu1 = thread_cpu_time();
-      const auto wall1 = clock::now();
-      const std::uint64_t left = leaving.load(std::memory_order_acquire);
-      if (inside) {
-        ++o.waited_syncs;
-        waited_wall += wall1 - wall0;
-        waited_cpu += cpu1 - cpu0;
-        seg.record({it, held, {}, static_cast<std::int64_t>(left)});
-        if (left < held) t.fail(seg, "rcu_synchronize returned while the long reader was still inside");
-      }
+      synchronize_and_check(seg, it, false);
       syncs.bump();
+      std::this_thread::sleep_for(std::chrono::microseconds(r.below(2000)));
+    }
+  });
+  group.spawn([&] {  // the observer: one synchronize per hold, started once it is seen
+    segment seg("observer", 2, "cycle held", "cycle left after return");
+    for (std::uint64_t k = 1; t.running(); ++k) {
+      while (t.running() && holding.load(std::memory_order_acquire) < k)
+        std::this_thread::sleep_for(1ms);
+      if (!t.running()) break;
+      synchronize_and_check(seg, k, true);
     }
   });
   for (std::size_t i = 0; i < shorts; ++i)
@@ -159,7 +175,7 @@ outcome long_reader(const options& opt) {
                     ? static_cast<double>(waited_cpu.count()) / static_cast<double>(waited_wall.count())
                     : 0;
   t.summary({{"cycles", str(cycles_done.get())}, {"retired", str(retired.size())},
-             {"synchronizes", str(syncs.get())}, {"synchronizes_that_waited", str(o.waited_syncs)},
+             {"synchronizes", str(syncs.get())}, {"observed_synchronizes", str(o.waited_syncs)},
              {"waited_ms", str(std::chrono::duration_cast<std::chrono::milliseconds>(waited_wall).count())},
              {"cpu_share_while_waiting", std::to_string(o.cpu_share)}});
   CHECK(t.passed());

@@ -2,7 +2,8 @@
 // REQUIRES: rcu
 //
 // Scenario: 1000 slots each point to a cell holding 0. Readers sum every slot inside one
-// region, with a random delay halfway. Updaters exchange a random slot's cell for a fresh
+// region, wait a random delay, and sum the same cells again (without reloading the slots,
+// so that each cell is held across the delay). Updaters exchange a random slot's cell for a fresh
 // one and get rid of the old cell in one of three ways, at random: its own retire()
 // (rcu_obj_base, the base at offset 0 of a cell whose payload follows), rcu_retire() with
 // the poisoning deleter, or rcu_synchronize() followed by running the deleter directly. The
@@ -56,19 +57,25 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-02: readers never sum a poisoned slot" *
       rng r(i);
       segment seg("reader " + str(i), i, "first non-zero slot", "its value");
       sut::rcu_domain& dom = sut::rcu_default_domain();
+      std::vector<const cell*> seen(kSlots);
       for (std::uint64_t it = 0; t.running(); ++it) {
         const delay d = draw(r);
         std::uint64_t sum = 0, first_bad = kSlots, bad_value = 0;
-        dom.lock();
-        for (std::size_t k = 0; k < kSlots; ++k) {
-          if (k == kSlots / 2) d();
-          const std::uint64_t v = slots[k].load(std::memory_order_acquire)->value();
+        auto add = [&](std::size_t k) {
+          const std::uint64_t v = seen[k]->value();
           if (v != 0 && first_bad == kSlots) {
             first_bad = k;
             bad_value = v;
           }
           sum += v;
+        };
+        dom.lock();
+        for (std::size_t k = 0; k < kSlots; ++k) {
+          seen[k] = slots[k].load(std::memory_order_acquire);
+          add(k);
         }
+        d();
+        for (std::size_t k = 0; k < kSlots; ++k) add(k);  // the same cells, after the delay
         dom.unlock();
         seg.record({it, first_bad, d, static_cast<std::int64_t>(bad_value)});
         if (sum != 0) t.fail(seg, "a reader summed a poisoned (reclaimed) cell");

@@ -28,8 +28,13 @@ bool should_fail() noexcept {
   return true;
 }
 
-void* allocate(std::size_t size, std::size_t alignment) {
+void fail_if_armed() {
   if (should_fail()) throw std::bad_alloc();
+}
+
+#if !SAFERECL_FAULT_INJECTION_WRAP
+void* allocate(std::size_t size, std::size_t alignment) {
+  fail_if_armed();
   if (size == 0) size = 1;
   void* p = alignment <= alignof(std::max_align_t)
                 ? std::malloc(size)
@@ -37,6 +42,7 @@ void* allocate(std::size_t size, std::size_t alignment) {
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
+#endif
 
 std::string read_all(int fd) {
   std::string out;
@@ -94,6 +100,37 @@ std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
 
 }  // namespace saferecl::test::fault
 
+#if SAFERECL_FAULT_INJECTION_WRAP
+// Sanitizer runtimes define the allocation functions themselves and are linked whole, so a
+// replacement would be a duplicate definition. Under a sanitizer the build wraps them
+// instead (ld --wrap=<symbol>): calls made by the program's own objects and static
+// libraries reach the injection first and the runtime's operator new after it, which
+// keeps the runtime's new/delete pairing intact. Allocations made inside shared libraries
+// are not seen.
+extern "C" {
+void* __real__Znwm(std::size_t);
+void* __real__Znam(std::size_t);
+void* __real__ZnwmSt11align_val_t(std::size_t, std::align_val_t);
+void* __real__ZnamSt11align_val_t(std::size_t, std::align_val_t);
+
+void* __wrap__Znwm(std::size_t size) {
+  saferecl::test::fault::fail_if_armed();
+  return __real__Znwm(size);
+}
+void* __wrap__Znam(std::size_t size) {
+  saferecl::test::fault::fail_if_armed();
+  return __real__Znam(size);
+}
+void* __wrap__ZnwmSt11align_val_t(std::size_t size, std::align_val_t al) {
+  saferecl::test::fault::fail_if_armed();
+  return __real__ZnwmSt11align_val_t(size, al);
+}
+void* __wrap__ZnamSt11align_val_t(std::size_t size, std::align_val_t al) {
+  saferecl::test::fault::fail_if_armed();
+  return __real__ZnamSt11align_val_t(size, al);
+}
+}
+#else
 // The replaceable global allocation functions ([new.delete]).
 void* operator new(std::size_t size) { return saferecl::test::fault::allocate(size, 0); }
 void* operator new[](std::size_t size) { return saferecl::test::fault::allocate(size, 0); }
@@ -111,3 +148,4 @@ void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#endif

@@ -94,8 +94,9 @@
 // COSTS (x86-64, membarrier available)
 // ============================================================================================
 //
-//   protect / try_protect   release store + compiler barrier + acquire load + compare
-//                           (one more load of the process-wide fence mode)
+//   protect / try_protect   relaxed load + release store + compiler barrier + acquire load
+//                           + compare (the fence mode is bit 0 of the record pointer the
+//                           hazard_pointer holds, so no extra load)
 //   reset_protection        one release store
 //   make_hazard_pointer     thread-local pop; slow path: CAS on free records, or allocate a
 //                           block (the only allocation; may throw bad_alloc)

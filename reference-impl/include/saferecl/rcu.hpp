@@ -5,27 +5,31 @@
 // READERS. Each thread's reader record lives in static TLS (detail/rcu_reader.hpp: an
 // initial-exec, constant-initialized, trivially destructible thread_local), so lock() and
 // unlock() reach it with one %fs-relative access and no call. It holds one 64-bit word:
-// bit 63 the phase in which the current region began, bit 62 "symmetric mode" (no
-// membarrier: readers must fence), bit 61 "owes work", bits 0-60 the nesting depth; a
-// quiescent registered thread's word is exactly 0. An unregistered thread's word holds a
-// sentinel that looks deeply nested, so the first lock() takes the (cold) nested path, links
-// the record into the domain's registry and starts over: no allocation (lock() cannot fail
-// or terminate), and no wait behind a grace period (grace periods hold the registry lock for
-// one scan, never while sleeping). A pthread key destructor unlinks the record at thread
-// exit; glibc runs it after every C++ thread_local destructor and before the TLS block is
-// released, so lock/unlock work in thread_local destructors (a later use registers again).
-//   lock():   depth 0 -> store(domain word)  [= current phase | mode bit | depth 1]
-//                        compiler barrier; if (mode bit) seq_cst fence      [light fence]
-//             depth>0 -> store(word + 1)
+// bit 63 the phase in which the current region began, bit 62 "special" (take the
+// out-of-line path), bit 61 "owes work", bits 0-60 the nesting depth. A registered thread's
+// quiescent word is exactly 0. An unregistered thread's word is a special value, so its
+// first lock() goes out of line, links the record into the domain's registry and starts
+// over: no allocation (lock() cannot fail or terminate), and no wait behind a grace period
+// (grace periods hold the registry lock for one scan, never while sleeping). A pthread key
+// destructor unlinks the record at thread exit; glibc runs it after every C++ thread_local
+// destructor and before the TLS block is released, so lock/unlock work in thread_local
+// destructors (a later use simply registers again).
+//   lock():   word == 0      -> store(domain word = current phase | depth 1);
+//                               compiler barrier                       [light fence]
+//             depth>0        -> store(word + 1)
+//             special        -> out of line (register; or symmetric mode, below)
 //   unlock(): word == phase|1 -> store(0); compiler barrier; if (domain flags) slow()
-//             depth>1 -> store(word - 1)
-//             depth 1 with the mode or owes bit -> out of line (store(0); seq_cst fence; ...)
-// No read-modify-write, no fence instruction, no call on the common paths. The stored
-// values of a flat region do not depend on the previous word, so back-to-back regions carry
-// no dependency chain through memory. The mode bit is the light_fence() of
-// detail/asymmetric_fence.hpp with its test folded into a value the reader loads anyway:
-// the mode is decided (and copied into the domain word) before any thread's first region.
-// 61 depth bits: nesting cannot reach the flag or phase bits.
+//             depth>1        -> store(word - 1)
+//             otherwise      -> out of line (depth 1 with the special or owes bit)
+// No read-modify-write, no fence instruction, no call on the common paths (15 instructions
+// per flat pair on x86-64: 4 loads, 2 stores, 4 predicted branches). The stored values of a
+// flat region do not depend on the previous word, so back-to-back regions carry no
+// dependency chain through memory. The light/heavy fence pair is the one of
+// detail/asymmetric_fence.hpp; its mode test is folded into the word: the mode is decided
+// before a thread's first region, and without membarrier ("symmetric" mode) every thread's
+// word carries the special bit, so its lock() and outermost unlock() run out of line and
+// issue the seq_cst fence that light_fence() would. 61 depth bits: nesting cannot reach
+// the flag or phase bits.
 //
 // GRACE PERIODS (two-phase flip, serialized by a futex mutex). A grace period:
 //   1. advances the sequence number gp_seq to odd ("in progress");
@@ -80,7 +84,7 @@
 // stay reachable, so leak checkers do not report them).
 //
 // GUARANTEES / COSTS (x86-64, membarrier available).
-//   lock+unlock pair:  ~1 ns (4 loads, 2 stores, 5 predicted branches); nested ~2.5 ns.
+//   lock+unlock pair:  ~1 ns; nested pair ~2.5 ns (its depth is a store-to-load chain).
 //   rcu_synchronize:   one membarrier (0.3 us alone, ~11 us with other threads running) plus
 //                      two registry scans when no reader is in the way.
 //   retire:            a queue lock; per 1024 retires outside regions one grace period.
@@ -116,7 +120,7 @@
 //     heavy_fence(), rescans and then sleeps on a futex word read *before* the rescan; the
 //     reader stores 0, light_fence(), loads the flags. Either the rescan sees the reader
 //     leave, or the reader sees the flag and bumps the futex word, so the sleep returns.
-// (e) Without membarrier the mode bit makes readers issue a seq_cst fence after publishing
+// (e) Without membarrier the special bit makes readers issue a seq_cst fence after publishing
 //     (and before loading the flags, out of line), heavy_fence() is a seq_cst fence, and
 //     (a)/(d) are the classic SC-fence Dekker arguments. Under ThreadSanitizer, which does not model fences, reader stores,
 //     the flags load and the scan loads are seq_cst operations, so TSan sees the
@@ -259,19 +263,16 @@ inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::s_default_
 inline void rcu_domain::lock() noexcept {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   std::uint64_t c = w.load(std::memory_order_relaxed);
-  if (SAFERECL_MUTANT("MR-06") && c != detail::kRcuUnregistered) c = 0;  // no nesting
-  if (__builtin_expect(c == 0, 1)) {  // outermost: publish phase, mode and depth 1
+  if (SAFERECL_MUTANT("MR-06") && (c & detail::kRcuSpecialBit) == 0) c = 0;  // no nesting
+  if (__builtin_expect(c == 0, 1)) {  // outermost: publish phase and depth 1
     const std::uint64_t g = gp_ctr_.load(std::memory_order_relaxed);
     SAFERECL_MUTANT_WIDEN_WINDOW();  // between reading the phase and publishing it (MR-03/19)
     w.store(g, detail::kRcuPublish);
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence, membarrier mode
-    if (__builtin_expect((g & detail::kRcuSymmetricBit) != 0, 0) && !SAFERECL_MUTANT("MR-07"))
-      std::atomic_thread_fence(std::memory_order_seq_cst);  // light fence, symmetric mode
-  } else if (__builtin_expect(c != detail::kRcuUnregistered, 1)) {  // nested
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence (membarrier mode)
+  } else if (__builtin_expect((c & detail::kRcuSpecialBit) == 0, 1)) {  // nested
     w.store(c + 1, detail::kRcuPublish);
-  } else {  // the thread's first region: register, then start over
-    detail::rcu_register_reader();
-    lock();
+  } else {  // first region of the thread, or symmetric mode
+    detail::rcu_lock_slow(*this);
   }
 }
 

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "saferecl/detail/asymmetric_fence.hpp"
 #include "saferecl/detail/config.hpp"
 #include "saferecl/detail/mutation.hpp"
 

@@ -19,18 +19,19 @@ namespace saferecl::detail {
 
 // Layout of a reader word (the thread's rcu_reader_tls::ctr) and of the domain's word:
 //   bit 63     phase the region began in (domain: the current phase),
-//   bit 62     "symmetric": no membarrier, readers must fence (copied from the domain word),
+//   bit 62     "special": the thread needs the out-of-line lock()/unlock() -- it is not
+//              registered yet, or there is no membarrier and readers must fence ("symmetric"),
 //   bit 61     "owes work": the thread retired past the threshold inside this region,
 //   bits 0-60  nesting depth (0 = quiescent; the domain word always holds depth 1).
-// So the outermost lock() publishes phase, mode and depth in one store of a value it loads
-// from the domain, and a quiescent thread's word is exactly 0.
+// A registered thread's quiescent word is exactly 0 (membarrier mode), so the outermost
+// lock() tests for 0 and publishes phase and depth in one store of the domain word.
 inline constexpr std::uint64_t kRcuPhaseBit = std::uint64_t{1} << 63;
-inline constexpr std::uint64_t kRcuSymmetricBit = std::uint64_t{1} << 62;
+inline constexpr std::uint64_t kRcuSpecialBit = std::uint64_t{1} << 62;
 inline constexpr std::uint64_t kRcuOwesBit = std::uint64_t{1} << 61;
 inline constexpr std::uint64_t kRcuDepthMask = kRcuOwesBit - 1;
-// The word of a thread that has no registered record: it reads as deeply nested, so the
-// outermost fast path needs no separate "registered?" test.
-inline constexpr std::uint64_t kRcuUnregistered = kRcuDepthMask;
+// Quiescent words that send lock() out of line: no record yet / symmetric mode.
+inline constexpr std::uint64_t kRcuUnregistered = kRcuSpecialBit | kRcuOwesBit;
+inline constexpr std::uint64_t kRcuSymmetricIdle = kRcuSpecialBit;
 
 // Bits of rcu_domain::flags_, read by every plain outermost unlock().
 inline constexpr std::uint32_t kRcuWriterWaiting = 1;   // a grace period sleeps on a futex
@@ -67,9 +68,9 @@ struct rcu_cb_node {
 };
 
 // Out of line (src/rcu.cpp).
-void rcu_register_reader() noexcept;                     // first lock() of a thread
+void rcu_lock_slow(rcu_domain& dom) noexcept;             // first lock(); symmetric mode
 void rcu_unlock_slow(rcu_domain& dom) noexcept;           // wake a grace period / run callbacks
-void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the symmetric/owes bit
+void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the special/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
 
 struct rcu_domain_access;  // src/rcu.cpp's view of rcu_domain's private state

@@ -1,0 +1,53 @@
+// <hazard_pointer>
+//
+// void clear_hazard_pointer_batch(span<hazard_pointer> batch) noexcept;   // C++29 (P3428R4)
+//   Effects: for every non-empty element, destroys the hazard pointer it owns (ending its
+//   protection epoch) and makes it empty; the empty elements are not changed.
+//
+// REQUIRES: hp-batch
+//
+// Relies on: churn being the only portable way to provoke reclamation. That the ended
+// epochs let their objects be reclaimed is checked in aggregate form in the qoi tier
+// (reclamation.eventual.batch).
+#include "support/test.hpp"
+#include "support/hp_checks.hpp"
+
+#include <array>
+#include <span>
+
+using saferecl::test::hp_object;
+using saferecl::test::intact_after_churn;
+using saferecl::test::published;
+
+TEST_CASE("saferecl.hp.holder.nonmem/7 B5: clearing empties hazard pointers from make_hazard_pointer, from a batch and empty ones" *
+          doctest::test_suite("cxx29.semantic")) {
+  std::array<sut::hazard_pointer, 6> mixed;
+  std::span<sut::hazard_pointer> from_batch(mixed.data() + 3, 3);
+  sut::make_hazard_pointer_batch(from_batch);
+  mixed[0] = sut::make_hazard_pointer();
+  mixed[1] = sut::make_hazard_pointer();
+  // mixed[2] stays empty
+
+  sut::clear_hazard_pointer_batch(mixed);
+  for (const auto& h : mixed) CHECK(h.empty());
+}
+
+TEST_CASE("saferecl.hp.holder.nonmem/7 B5: clearing a batch leaves other holders' epochs alone" *
+          doctest::test_suite("cxx29.semantic")) {
+  published x(1);
+  sut::hazard_pointer outside = sut::make_hazard_pointer();
+  std::array<sut::hazard_pointer, 3> batch;
+  sut::make_hazard_pointer_batch(batch);
+  hp_object* p = outside.protect(x.src);
+  for (auto& h : batch) h.protect(x.src);
+  x.unlink_and_retire();
+
+  sut::clear_hazard_pointer_batch(batch);
+  CHECK(intact_after_churn(*p));
+}
+
+TEST_CASE("saferecl.hp.holder.nonmem/7 B7: clearing an empty span changes nothing" *
+          doctest::test_suite("cxx29.semantic")) {
+  sut::clear_hazard_pointer_batch({});
+  sut::clear_hazard_pointer_batch(std::span<sut::hazard_pointer>());
+}
