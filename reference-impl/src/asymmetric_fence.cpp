@@ -22,12 +22,17 @@ bool register_private_expedited() noexcept {
 }  // namespace
 
 fence_mode decide_fence_mode() noexcept {
-  // Several threads may race here; registration is idempotent, and all of them store the
-  // same answer, so the first decision is the only one ever observed.
-  static const fence_mode decided =
+  // Lock-free on purpose: a function-local static's init guard, held by another thread when
+  // the process forks, would hang the child at its first fence. Several threads may race
+  // here; registration is idempotent, and the first CAS fixes the one mode ever observed.
+  fence_mode m = g_fence_mode.load(std::memory_order_acquire);
+  if (m != fence_mode::undecided) return m;
+  const fence_mode mine =
       register_private_expedited() ? fence_mode::asymmetric : fence_mode::symmetric;
-  g_fence_mode.store(decided, std::memory_order_release);
-  return decided;
+  if (g_fence_mode.compare_exchange_strong(m, mine, std::memory_order_acq_rel,
+                                           std::memory_order_acquire))
+    return mine;
+  return m;
 }
 
 void heavy_fence() noexcept {

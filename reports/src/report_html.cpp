@@ -73,6 +73,7 @@ dl.run{display:grid;grid-template-columns:max-content auto;gap:.15rem 1rem}dl.ru
 @page{size:A4 landscape;margin:12mm}
 @media print{body{max-width:none;font-size:10pt;padding:0}nav{display:none}
 .matrix thead th{position:static}pre{max-height:none}.cellbody{display:none}
+.s-unavail{background:#e6e8eb}td.s-untested{box-shadow:none}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 tr{break-inside:avoid}h2{break-after:avoid}}
 )CSS";

@@ -10,11 +10,15 @@
 //   churn_until        churn in rounds until a condition holds or a budget is spent (the
 //                      qoi tier's "eventually", cheap for implementations that reclaim fast)
 //   reclaimed_among    how many of some watched objects have been reclaimed
+//   protected_and_retired
+//                      the qoi tier's aggregate form: many objects, each protected by its
+//                      own holder and retired; the test ends the epochs and counts
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "support/object_log.hpp"
 #include "support/tracked.hpp"
@@ -68,6 +72,26 @@ bool churn_until(Done done, std::size_t budget = 10 * kDefaultChurn) {
   for (std::size_t spent = 0; !done() && spent < budget; spent += kChurnRound) churn(kChurnRound);
   return done();
 }
+
+// `n` objects, each protected by a holder of its own (all alive at once, so no epoch shares
+// a hazard pointer with another) and then retired. A qoi test ends the epochs in the way
+// it checks, then asks whether the objects are eventually reclaimed.
+struct protected_and_retired {
+  explicit protected_and_retired(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      published x(static_cast<int>(i));
+      holders.push_back(sut::make_hazard_pointer());
+      objects.push_back(holders.back().protect(x.src));
+      ids.push_back(x.unlink_and_retire());
+    }
+  }
+  std::size_t reclaimed() const noexcept { return reclaimed_among(ids); }
+  bool all_reclaimed() const noexcept { return reclaimed() == ids.size(); }
+
+  std::vector<sut::hazard_pointer> holders;
+  std::vector<hp_object*> objects;  // readable only while their epochs last
+  std::vector<object_log::id_t> ids;
+};
 
 #endif
 

@@ -33,6 +33,7 @@ inline int violation(const char* what) noexcept {
 inline void check_fault_sweep(const std::function<int(std::size_t allowed)>& scenario) {
   const auto trials = fault::fork_sweep(scenario);
   REQUIRE_FALSE(trials.empty());
+  MESSAGE("injected a failure at ", trials.size() - 1, " allocation points");
   for (const auto& t : trials) {
     INFO("allowed allocations: ", t.allowed, ", child exit code: ", t.exit_code, "\n", t.output);
     CHECK((t.exit_code == fault::kThrew || t.exit_code == fault::kCompleted));

@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "support/fault_injection.hpp"
+#include "support/object_log.hpp"
 
 namespace saferecl::test {
 
@@ -22,6 +23,7 @@ namespace saferecl::test {
 // the state the operation promised is there. The caller must be single-threaded (fork).
 template <class Operation, class Holds>
 fault::trial with_allocations_failing(Operation operation, Holds holds) {
+  (void)graveyard();  // the quarantine allocates on first use: not inside a failing deleter
   const auto trials = fault::fork_sweep(
       [&](std::size_t allowed) {
         {

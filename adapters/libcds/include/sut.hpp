@@ -134,12 +134,19 @@ inline constexpr std::size_t kRcuBufferCapacity = 256;  // libcds's default thre
 
 constinit inline thread_local bool attached = false;
 
+// TSan: libcds.so links a new thread record into the RCU thread list, and clears its owner
+// when the thread detaches, with uninstrumented stores; flip_and_wait (header code) reads
+// them. Attaching and detaching release this address; every path into a grace period
+// acquires it before, and after. The deleters acquire it too.
+inline char registry_sync;
+
 inline void* rcu_record() noexcept { return cds::threading::getRCU<rcu_impl::rcu_tag>(); }
 
 inline void detach_at_exit(void*) noexcept {
   if (!attached) return;
   tsan_release(cds::gc::hp::smr::tls());
   tsan_release(rcu_record());
+  tsan_release(&registry_sync);
   attached = false;
   cds::threading::Manager::detachThread();
 }
@@ -165,6 +172,7 @@ inline pthread_key_t exit_key() noexcept {
   cds::threading::Manager::attachThread();  // attaches to HP and to the RCU singleton
   tsan_acquire(cds::gc::hp::smr::tls());
   tsan_acquire(rcu_record());
+  tsan_release(&registry_sync);
   attached = true;
   pthread_setspecific(key, &attached);
 }
@@ -198,7 +206,16 @@ inline void rcu_schedule(void* p, void (*reclaim)(void*)) {
         "grace period in the retiring thread whenever its buffer fills, which waits for this "
         "very region (libcds's containers refuse this with cds::urcu::rcu_deadlock)");
   tsan_release(p);
+  tsan_acquire(&registry_sync);  // retire_ptr runs a grace period when the buffer fills
   rcu_gc::retire_ptr(p, reclaim);
+  tsan_acquire(&registry_sync);
+}
+
+// Brackets a deleter run by the disposer thread (or by a retiring thread whose buffer
+// overflowed).
+inline void before_rcu_deleter(void* p) noexcept {
+  tsan_acquire(p);
+  tsan_acquire(&registry_sync);
 }
 
 template <class T, class D>
@@ -207,13 +224,16 @@ struct rcu_node {
   T* ptr;
   D deleter;
 
-  static void reclaim(void* p) noexcept {
-    tsan_acquire(p);
-    auto* self = static_cast<rcu_node*>(p);
-    self->deleter(self->ptr);
-    delete self;
-  }
+  static void reclaim(void* p) noexcept;
 };
+
+template <class T, class D>
+void rcu_node<T, D>::reclaim(void* p) noexcept {
+  before_rcu_deleter(p);
+  auto* self = static_cast<rcu_node*>(p);
+  self->deleter(self->ptr);
+  delete self;
+}
 
 }  // namespace libcds_detail
 
@@ -376,12 +396,16 @@ inline rcu_domain& rcu_default_domain() noexcept {
 
 inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
   libcds_detail::exit_key();  // the singleton exists
+  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
   libcds_detail::rcu_gc::synchronize();
+  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
 }
 
 inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
   libcds_detail::exit_key();
+  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
   libcds_detail::rcu_gc::force_dispose();
+  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
 }
 
 template <class T, class D = std::default_delete<T>>
@@ -411,7 +435,7 @@ class rcu_obj_base {
 
  private:
   static void reclaim(void* p) noexcept {
-    libcds_detail::tsan_acquire(p);
+    libcds_detail::before_rcu_deleter(p);
     T* object = static_cast<T*>(p);
     rcu_obj_base* self = object;
     D deleter = std::move(self->deleter_);

@@ -1,0 +1,106 @@
+// <hazard_pointer>
+//
+// [saferecl.hp.general]/7: the number of possibly-reclaimable objects is bounded; so once
+//   the epochs protecting retired objects have ended, churn eventually reclaims them. The
+//   standard bounds only how many, never which, so this is quality of implementation, and
+//   it is checked in aggregate: 64 objects, each with an epoch of its own, ended in the
+//   way under test, then churn until all of them are reclaimed (within a generous budget).
+//
+// Relies on: protection first being confirmed (no object reclaimed while protected), so
+// reclamation afterwards is due to the epochs having ended; churn being the only portable
+// way to provoke reclamation.
+#include "support/test.hpp"
+#include "support/hp_checks.hpp"
+
+#include <cstddef>
+#include <vector>
+
+using saferecl::test::churn;
+using saferecl::test::churn_until;
+using saferecl::test::hp_object;
+using saferecl::test::object_log;
+using saferecl::test::protected_and_retired;
+using saferecl::test::published;
+
+namespace {
+
+constexpr std::size_t kEpochs = 64;
+
+// Ends every epoch of a protected_and_retired set with `end`; every object must then be
+// reclaimed under churn.
+template <class EndEpochs>
+void check_reclaimed_once_epochs_end(EndEpochs end) {
+  protected_and_retired set(kEpochs);
+  churn();
+  REQUIRE(set.reclaimed() == 0);  // the core guarantee, before the epochs end
+  end(set);
+  INFO("reclaimed ", set.reclaimed(), " of ", kEpochs);
+  CHECK(churn_until([&] { return set.all_reclaimed(); }));
+}
+
+// The same, ending each epoch through a call on its holder.
+template <class EndEpoch>
+void check_reclaimed_once_each_epoch_ends(EndEpoch end) {
+  check_reclaimed_once_epochs_end([&](protected_and_retired& set) {
+    for (sut::hazard_pointer& h : set.holders) end(h);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("saferecl.hp.holder.ctor/3 H24: qoi: objects whose protecting hazard_pointers were destroyed are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  check_reclaimed_once_epochs_end([](protected_and_retired& set) { set.holders.clear(); });
+}
+
+TEST_CASE("saferecl.hp.holder.ctor/5 H25: qoi: objects whose holders were move-assigned over are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  check_reclaimed_once_each_epoch_ends([](sut::hazard_pointer& h) { h = sut::make_hazard_pointer(); });
+  check_reclaimed_once_each_epoch_ends([](sut::hazard_pointer& h) { h = sut::hazard_pointer{}; });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/12 H33: qoi: objects whose epochs reset_protection() ended are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  check_reclaimed_once_each_epoch_ends([](sut::hazard_pointer& h) { h.reset_protection(); });
+  check_reclaimed_once_each_epoch_ends([](sut::hazard_pointer& h) { h.reset_protection(nullptr); });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/9 H32: qoi: objects whose epochs reset_protection(ptr) ended are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  check_reclaimed_once_each_epoch_ends(
+      [](sut::hazard_pointer& h) { h.reset_protection(static_cast<hp_object*>(nullptr)); });
+  published elsewhere(1);
+  check_reclaimed_once_each_epoch_ends(
+      [&](sut::hazard_pointer& h) { h.reset_protection(elsewhere.src.load()); });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/2 H28: qoi: objects whose holders protect something else are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  published elsewhere(1);
+  check_reclaimed_once_each_epoch_ends([&](sut::hazard_pointer& h) { h.protect(elsewhere.src); });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/14 H35: qoi: objects whose hazard pointers were swapped away and destroyed are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  check_reclaimed_once_each_epoch_ends([](sut::hazard_pointer& h) {
+    sut::hazard_pointer new_owner = sut::make_hazard_pointer();
+    h.swap(new_owner);
+  });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/5 H30: qoi: a failed try_protect leaves its holder associated with neither object" *
+          doctest::test_suite("qoi.semantic")) {
+  // Each holder protects a retired object and then fails a try_protect from it to a new
+  // object: steps 2-4 associate it with the old object, load the new one and reset. Both
+  // objects, retired, must then be reclaimed.
+  std::vector<object_log::id_t> fresh_ids;
+  check_reclaimed_once_epochs_end([&](protected_and_retired& set) {
+    for (std::size_t i = 0; i < kEpochs; ++i) {
+      published fresh(1);
+      hp_object* ptr = set.objects[i];
+      CHECK_FALSE(set.holders[i].try_protect(ptr, fresh.src));
+      fresh_ids.push_back(fresh.unlink_and_retire());
+    }
+  });
+  CHECK(churn_until([&] { return saferecl::test::reclaimed_among(fresh_ids) == kEpochs; }));
+}
