@@ -3,7 +3,7 @@
 // [saferecl.rcu.general]/3-4: a region of RCU protection runs from a lock on a domain to
 //   its matching unlock; lock and unlock pair up like nested parentheses within a thread,
 //   so an inner unlock does not end the region that encloses it.
-// [saferecl.rcu.domain.members]/7: unlock closes the most recently opened unclosed region.
+// [saferecl.rcu.domain.members]/6: unlock closes the most recently opened unclosed region.
 //
 // Relies on: the reader's region (and its inner unlock) being confirmed done before the
 // checks; rcu_synchronize and rcu_barrier called only from threads that are in no region;

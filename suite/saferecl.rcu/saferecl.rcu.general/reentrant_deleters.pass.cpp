@@ -1,7 +1,7 @@
 // <rcu>
 //
-// [saferecl.rcu.general]/6: scheduled evaluations may run on any thread that calls a
-//   function of the facility that may evaluate them, concurrently with each other.
+// [saferecl.rcu.general]/6: scheduled evaluations may be evaluated concurrently with each
+//   other; retire, rcu_retire, unlock and rcu_barrier may evaluate them on their caller.
 // [reentrancy]/1: which library functions may be recursively reentered is
 //   implementation-defined -- so a deleter that calls back into <rcu> is QoI (RS-12).
 //
