@@ -4,9 +4,9 @@
 // Scenario: the counter is an atomic pointer to an immutable box. An increment protects
 // the current box, reads its value, allocates a box holding value + 1 and CASes it in;
 // the winner retires the old box, a loser deletes its unpublished box and retries. Even
-// workers protect with protect(); odd ones with a try_protect() retry loop that sleeps a
-// microsecond after each failed validation, widening the window between the load and the
-// validation.
+// workers protect with protect(); odd ones load the box pointer and sleep a microsecond
+// before every try_protect() (the first included), so that validation often has to refuse
+// a stale pointer -- whose box may be long reclaimed.
 //
 // Invariants ([saferecl.hp.general]/6, H8): every box read under protection is intact;
 // the final value equals the number of successful increments (no lost update: a box that
@@ -48,9 +48,10 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-06: a CAS counter of immutable boxes lose
       const bool sleepy = w % 2 == 1;
       for (std::uint64_t it = 0; t.running(); ++it) {
         box* b;
-        if (sleepy) {
+        if (sleepy) {  // the guess goes stale while sleeping: try_protect must refuse it
           b = counter.load(std::memory_order_relaxed);
-          while (!h.try_protect(b, counter)) std::this_thread::sleep_for(1us);
+          do std::this_thread::sleep_for(1us);
+          while (!h.try_protect(b, counter));
         } else {
           b = h.protect(counter);
         }

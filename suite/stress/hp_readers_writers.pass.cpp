@@ -3,7 +3,8 @@
 //
 // Scenario: writers replace the objects of a few shared slots as fast as they can
 // (exchange, then retire the old object); readers protect a random slot's object -- with
-// protect(), with a try_protect() retry loop, or with a fresh holder -- check it, wait a
+// protect(), with a fresh holder, or by loading a guess, waiting, and validating it with a
+// try_protect() retry loop (a stale guess must be refused) -- check it, wait a
 // random delay, check it again, and end the epoch (reset_protection, or by re-protecting).
 // The object type has its hazard_pointer_obj_base at a non-zero offset.
 //
@@ -77,8 +78,9 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-01: readers never see a payload reclaimed
           case 1:
             p = h.protect(src);
             break;
-          default:
+          default:  // a possibly stale guess, validated by try_protect after a delay
             p = src.load(std::memory_order_relaxed);
+            draw(r)();
             while (!h.try_protect(p, src)) {
             }
         }

@@ -158,7 +158,19 @@ class rcu_obj_base;
 namespace detail {
 
 // T is rcu-protectable for D: rcu_obj_base<T, D> is a public, unambiguous (hence exactly one),
-// non-virtual base of T. (A second, unrelated rcu_obj_base<X, Y> base is not diagnosed.)
+// non-virtual base of T, and T has no base rcu_obj_base<X, Y> of another type. The last part
+// uses a private member type that every rcu_obj_base declares: its lookup in T is ambiguous
+// exactly when T has rcu_obj_base bases of two different types.
+template <class T>
+struct rcu_base_probe {
+  template <class B>
+  static constexpr bool only_base() noexcept {
+    if constexpr (requires { typename T::saferecl_rcu_base_tag_; })
+      return std::is_same_v<typename T::saferecl_rcu_base_tag_, B>;
+    else
+      return false;
+  }
+};
 template <class T, class D>
 inline constexpr bool rcu_has_base_v = std::is_base_of_v<rcu_obj_base<T, D>, T>;
 template <class T, class D>
@@ -166,6 +178,9 @@ inline constexpr bool rcu_public_unique_base_v = std::is_convertible_v<T*, rcu_o
 template <class T, class D>
 inline constexpr bool rcu_nonvirtual_base_v =
     requires(rcu_obj_base<T, D>* b) { static_cast<T*>(b); };
+template <class T, class D>
+inline constexpr bool rcu_no_other_base_v =
+    rcu_base_probe<T>::template only_base<rcu_obj_base<T, D>>();
 
 // The node that rcu_retire allocates: one allocation holds the node, p and the deleter.
 template <class T, class D>
@@ -199,6 +214,10 @@ class rcu_obj_base {
   ~rcu_obj_base() = default;
 
  private:
+  template <class>
+  friend struct detail::rcu_base_probe;
+  using saferecl_rcu_base_tag_ = rcu_obj_base;  // see detail::rcu_base_probe
+
   static void saferecl_run_(detail::rcu_cb_node* n) noexcept {
     T* x = static_cast<T*>(n->obj);
     static_cast<rcu_obj_base*>(x)->saferecl_deleter_(x);
@@ -219,8 +238,11 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
   static_assert(!detail::rcu_public_unique_base_v<T, D> || detail::rcu_nonvirtual_base_v<T, D>,
                 "rcu_obj_base<T, D>::retire: T is not rcu-protectable: its rcu_obj_base<T, D> "
                 "base must not be virtual");
+  static_assert(!detail::rcu_public_unique_base_v<T, D> || detail::rcu_no_other_base_v<T, D>,
+                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must not have another "
+                "rcu_obj_base<X, Y> base besides rcu_obj_base<T, D>");
   if constexpr (detail::rcu_has_base_v<T, D> && detail::rcu_public_unique_base_v<T, D> &&
-                detail::rcu_nonvirtual_base_v<T, D>) {
+                detail::rcu_nonvirtual_base_v<T, D> && detail::rcu_no_other_base_v<T, D>) {
     T* x = static_cast<T*>(this);  // the complete object, whatever unary operator& T has
     saferecl_deleter_ = std::move(d);
     if (SAFERECL_MUTANT("MR-20")) {  // retire on top of an allocating path (terminates on OOM)

@@ -7,16 +7,19 @@
 // REQUIRES: hp-batch
 //
 // Relies on: churn being the only portable way to provoke reclamation. That the ended
-// epochs let their objects be reclaimed is checked in aggregate form in the qoi tier
-// (reclamation.eventual.batch).
+// epochs let their objects be reclaimed is quality of implementation, checked in aggregate
+// form as in saferecl.hp.general/reclamation.eventual.
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
 
 #include <array>
 #include <span>
 
+using saferecl::test::churn;
+using saferecl::test::churn_until;
 using saferecl::test::hp_object;
 using saferecl::test::intact_after_churn;
+using saferecl::test::protected_and_retired;
 using saferecl::test::published;
 
 TEST_CASE("saferecl.hp.holder.nonmem/7 B5: clearing empties hazard pointers from make_hazard_pointer, from a batch and empty ones" *
@@ -50,4 +53,14 @@ TEST_CASE("saferecl.hp.holder.nonmem/7 B7: clearing an empty span changes nothin
           doctest::test_suite("cxx29.semantic")) {
   sut::clear_hazard_pointer_batch({});
   sut::clear_hazard_pointer_batch(std::span<sut::hazard_pointer>());
+}
+
+TEST_CASE("saferecl.hp.holder.nonmem/7 B5: qoi: objects whose epochs a clear ended are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  protected_and_retired set(64);
+  churn();
+  REQUIRE(set.reclaimed() == 0);
+  sut::clear_hazard_pointer_batch(set.holders);
+  INFO("reclaimed ", set.reclaimed(), " of ", set.ids.size());
+  CHECK(churn_until([&] { return set.all_reclaimed(); }));
 }

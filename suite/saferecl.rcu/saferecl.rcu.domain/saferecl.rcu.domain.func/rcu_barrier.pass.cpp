@@ -87,7 +87,8 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33: rcu_barrier on another thread covers 
 
 // RS-09: every caller of four concurrent barriers must find every deleter *finished*,
 // including those another caller (or any thread) is still running, and must see the
-// deleters' plain writes without a data race.
+// deleters' plain writes without a data race. Each deleter yields, so that on a small
+// machine the other callers get to run while evaluations are in flight.
 TEST_CASE("saferecl.rcu.domain.func/5 R34: each of four concurrent rcu_barrier calls sees every earlier deleter finished" *
           doctest::test_suite("core.concurrency")) {
   constexpr std::size_t kObjects = 1000;
@@ -96,6 +97,7 @@ TEST_CASE("saferecl.rcu.domain.func/5 R34: each of four concurrent rcu_barrier c
     void operator()(plain_object* p) const noexcept {
       written[static_cast<std::size_t>(p->value)] = p->value + 1;
       delete p;
+      std::this_thread::yield();
     }
   };
   for (std::size_t i = 0; i < kObjects; ++i)

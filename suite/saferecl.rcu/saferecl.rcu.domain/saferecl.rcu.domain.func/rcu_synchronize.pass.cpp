@@ -73,6 +73,25 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: rcu_synchronize waits for every pre-e
   sync.join();
 }
 
+// A grace period that is already running when the call starts may have begun before a
+// region that the call must wait for: joining it is not enough.
+TEST_CASE("saferecl.rcu.domain.func/2 R29: rcu_synchronize called during another's grace period waits for regions opened before it" *
+          doctest::test_suite("core.concurrency")) {
+  auto old_reader = std::make_unique<region_holder>();
+  blocking_call earlier("rcu_synchronize waiting for the old reader", [] { sut::rcu_synchronize(); });
+  CHECK(earlier.still_blocked());  // its grace period is under way
+
+  region_holder new_reader;
+  blocking_call later("rcu_synchronize started after the new reader", [] { sut::rcu_synchronize(); });
+  CHECK(later.still_blocked());  // and now it has joined the running grace period
+  old_reader->release();
+  old_reader->join();
+  earlier.join();
+  CHECK(later.still_blocked());
+  new_reader.release();
+  later.join();
+}
+
 TEST_CASE("saferecl.rcu.domain.func/2 R31: with no region open rcu_synchronize returns" *
           doctest::test_suite("core.semantic")) {
   // The calling thread's own regions, closed, must not count either.
@@ -85,16 +104,20 @@ TEST_CASE("saferecl.rcu.domain.func/2 R31: with no region open rcu_synchronize r
 }
 
 // RS-07: a plain write inside a region and a plain write after rcu_synchronize do not race.
-// Nothing else orders them: the readers' signals are relaxed, or precede the write.
+// Nothing else orders them: the readers' signals are relaxed, or precede the write. The
+// reader stays alive until the end, because ThreadSanitizer forgets the accesses of
+// threads that have finished.
 TEST_CASE("saferecl.rcu.domain.func/3 R30: a write in a region that closed before the call happens before the return" *
           doctest::test_suite("core.concurrency")) {
   int data = 0;
   std::atomic<bool> closed{false};
+  saferecl::test::event finished;
   std::thread reader([&] {
     sut::rcu_default_domain().lock();
     data = 1;
     sut::rcu_default_domain().unlock();
     closed.store(true, std::memory_order_relaxed);
+    finished.wait();
   });
   within_watchdog("the reader's region closing", [&] {
     while (!closed.load(std::memory_order_relaxed)) std::this_thread::yield();
@@ -102,6 +125,7 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: a write in a region that closed befor
   within_watchdog("rcu_synchronize after the region closed", [] { sut::rcu_synchronize(); });
   CHECK(data == 1);  // a data race here is a TSan report
   data = 2;
+  finished.set();
   within_watchdog("joining the reader", [&] { reader.join(); });
 }
 
@@ -109,15 +133,18 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: a write in a region the call waits fo
           doctest::test_suite("core.concurrency")) {
   int data = 0;
   saferecl::test::event inside;
+  saferecl::test::event finished;
   std::thread reader([&] {
     sut::rcu_default_domain().lock();
     inside.set();  // before the write: the event must not order it
     data = 1;
     sut::rcu_default_domain().unlock();
+    finished.wait();
   });
   within_watchdog("the reader entering its region", [&] { inside.wait(); });
   within_watchdog("rcu_synchronize waiting for the region", [] { sut::rcu_synchronize(); });
   CHECK(data == 1);
   data = 2;
+  finished.set();
   within_watchdog("joining the reader", [&] { reader.join(); });
 }

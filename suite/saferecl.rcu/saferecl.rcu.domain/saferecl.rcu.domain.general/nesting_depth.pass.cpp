@@ -4,16 +4,17 @@
 //   to lock may be nested: a thread may lock the domain it is already in a region of.
 //   (No depth limit is specified.)
 //
-// Relies on: the nesting thread's outermost lock being confirmed before the synchronizer
-// starts; short sleeps only to show that the synchronizer has not returned yet; no
-// rcu_synchronize or rcu_barrier in the nesting thread.
+// Relies on: the nesting thread's lock happening before each synchronizer starts (a
+// synchronizer is started by the nesting thread itself, on a thread of its own); short
+// sleeps only to show that a synchronizer has not returned yet; no rcu_synchronize or
+// rcu_barrier called inside the nesting thread's region.
 #include "support/rcu_threads.hpp"
 #include "support/test.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
-#include <thread>
+#include <memory>
+#include <vector>
 
 using saferecl::test::blocking_call;
 using saferecl::test::objects;
@@ -56,44 +57,31 @@ TEST_CASE("saferecl.rcu.domain.general/2 R22: lock and try_lock nest 64 deep and
 }
 
 // Far past 2^16, where a nesting counter packed into 16 bits (or any narrow field) wraps.
-// A synchronizer loops while the thread nests up and back down; every call that returns
-// before the outermost unlock is a violation. The thread pauses wherever a power-of-two
-// counter would read zero, to give a broken grace period time to slip through.
+// At every depth where such a counter would read 0 or 1 -- on the way in and on the way
+// out -- a fresh rcu_synchronize starts on another thread and must stay blocked: this
+// thread's outermost region is still open.
 TEST_CASE("saferecl.rcu.domain.general/2 R22: one thread nests past 2^16 levels and stays protected throughout" *
           doctest::test_suite("core.concurrency")) {
   constexpr std::size_t kDeep = (std::size_t{1} << 17) + 3;
   constexpr std::size_t kWrap = std::size_t{1} << 16;
-  constexpr auto kPause = std::chrono::milliseconds(30);
+  std::vector<std::unique_ptr<blocking_call>> synchronizers;
+  auto check_still_protected = [&](std::size_t depth) {
+    synchronizers.push_back(std::make_unique<blocking_call>(
+        "rcu_synchronize started inside a deep nest", [] { sut::rcu_synchronize(); }));
+    CHECK_MESSAGE(synchronizers.back()->still_blocked(saferecl::test::kStillBlockedFor / 2),
+                  "rcu_synchronize returned while the region was open, nesting depth " << depth);
+  };
+  auto at_a_wrap = [&](std::size_t depth) { return depth % kWrap <= 1; };
 
-  saferecl::test::event outermost_locked;
-  std::atomic<bool> closing{false};
-  std::atomic<int> returned_while_open{0};
-
-  blocking_call synchronizer("rcu_synchronize beside a deep nest", [&] {
-    outermost_locked.wait();
-    for (;;) {
-      sut::rcu_synchronize();
-      if (closing.load(std::memory_order_relaxed)) break;  // the unlock -> return edge
-      returned_while_open.fetch_add(1);
-    }
-  });
-  blocking_call nester("nesting past 2^16 and back", [&] {
+  for (std::size_t depth = 1; depth <= kDeep; ++depth) {
     dom().lock();
-    outermost_locked.set();
-    for (std::size_t depth = 1; depth < kDeep; ++depth) {
-      dom().lock();
-      if ((depth + 1) % kWrap == 0) std::this_thread::sleep_for(kPause);
-    }
-    std::this_thread::sleep_for(kPause);
-    for (std::size_t depth = kDeep; depth > 1; --depth) {
-      dom().unlock();
-      if ((depth - 1) % kWrap == 0) std::this_thread::sleep_for(kPause);
-    }
-    std::this_thread::sleep_for(kPause);
-    closing.store(true, std::memory_order_relaxed);
+    if (depth > 1 && at_a_wrap(depth)) check_still_protected(depth);
+  }
+  check_still_protected(kDeep);
+  for (std::size_t depth = kDeep; depth > 1; --depth) {
     dom().unlock();
-  });
-  nester.join();
-  synchronizer.join();
-  CHECK(returned_while_open.load() == 0);
+    if (at_a_wrap(depth - 1)) check_still_protected(depth - 1);
+  }
+  dom().unlock();
+  for (auto& synchronizer : synchronizers) synchronizer->join();
 }
