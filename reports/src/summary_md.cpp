@@ -81,7 +81,8 @@ std::string summary_markdown(const Report& report) {
   std::set<std::string> covered;
   int testable = 0;
   for (const auto& t : report.tests)
-    for (const auto& id : t.requirements) covered.insert(id);
+    for (const auto& id : t.requirements)
+      if (const Row* row = report.row(id); row && row->testable) covered.insert(id);
   for (const auto& row : report.rows) testable += row.testable ? 1 : 0;
   md += "\nRequirement coverage: " + std::to_string(covered.size()) + " of " +
         std::to_string(testable) + " testable rows of the catalog have tests";

@@ -69,7 +69,7 @@ TEST_CASE("saferecl.hp.general/6 H7 HX-08: protection survives long holds and re
   std::vector<std::vector<std::uint64_t>> ages(readers, std::vector<std::uint64_t>(kAgeBuckets));
   progress long_holds, hand_overs, released, overlapped;
 
-  // Checks an object under protection; the age is how many replacements ago it left.
+  // The age of a protected object: how many replacements ago it was removed (0: current).
   auto age_of = [&](const object* p) -> std::uint64_t {
     const std::uint64_t at = p->removed_at.load(std::memory_order_acquire);
     return at == 0 ? 0 : clock_.load(std::memory_order_relaxed) - at + 1;

@@ -189,12 +189,13 @@ void pipe_torture(const options& opt) {
   for (std::size_t i = 0; i < fakes; ++i) t.watch("fake writer " + str(i), fake_ops[i]);
   if (opt.read_exit) t.watch("read-exit spawner", bursts);
   if (opt.stutter) t.watch("stutter", stutters);
-  std::vector<std::atomic<std::uint64_t>> hist(kPipeLen + 1);
+  std::vector<std::vector<std::uint64_t>> hist(readers, std::vector<std::uint64_t>(kPipeLen + 1));
+  std::vector<std::atomic<std::uint64_t>> exit_hist(kPipeLen + 1);  // read-exit threads
   std::atomic<std::uint64_t> barriers{0}, exit_threads{0}, tokens{0};
   const std::uint64_t tokens_run_before = g_tokens_run.load();
 
-  // One reader region; returns the age seen at its end.
-  auto read_once = [&](rng& r, segment& seg, std::uint64_t it) {
+  // One reader region; returns the age seen at its end (-1: no region, try_lock failed).
+  auto read_once = [&](rng& r, segment& seg, std::uint64_t it) -> int {
     sut::rcu_domain& dom = sut::rcu_default_domain();
     const std::size_t w = r.below(writers);
     const std::uint64_t form = r.below(8);
@@ -211,7 +212,7 @@ void pipe_torture(const options& opt) {
     if (form == 0) {
       if (!dom.try_lock()) {
         t.fail("rcu_domain::try_lock() returned false");
-        return;
+        return -1;
       }
       body();
       dom.unlock();
@@ -233,11 +234,11 @@ void pipe_torture(const options& opt) {
       body();
       dom.unlock();
     }
-    hist[std::min(age, kPipeLen)].fetch_add(1, std::memory_order_relaxed);
     seg.record({it, p->index, d, age});
     if (!alive) t.fail(seg, "a reader loaded a dead (recycled) element");
     if (age >= 2)
       t.fail(seg, "a reader saw an element age by a whole grace period during its region");
+    return std::min(age, kPipeLen);
   };
 
   thread_group group;
@@ -248,7 +249,7 @@ void pipe_torture(const options& opt) {
       for (std::uint64_t it = 0;; ++it) {
         gate.pass(t);
         if (!t.running()) break;
-        read_once(r, seg, it);
+        if (const int age = read_once(r, seg, it); age >= 0) ++hist[i][age];
         reads[i].bump();
       }
     });
@@ -305,7 +306,8 @@ void pipe_torture(const options& opt) {
           members.emplace_back([&, hold, stream = 10'000 + burst * 4 + k] {
             rng rr(stream);
             segment seg("read-exit thread " + str(stream), stream, "element", "age");
-            read_once(rr, seg, 0);
+            if (const int age = read_once(rr, seg, 0); age >= 0)
+              exit_hist[age].fetch_add(1, std::memory_order_relaxed);
             if (!hold && rr.one_in(2)) {
               sut::rcu_retire(new token, count_token{});
               tokens.fetch_add(1, std::memory_order_relaxed);
@@ -349,12 +351,13 @@ void pipe_torture(const options& opt) {
     recycled += s.recycled;
     replacements += writes[w].get();
   }
-  std::vector<std::uint64_t> h;
-  std::uint64_t total_reads = 0;
-  for (auto& x : hist) {
-    h.push_back(x.load());
-    total_reads += h.back();
+  std::vector<std::uint64_t> h(kPipeLen + 1);
+  for (int age = 0; age <= kPipeLen; ++age) {
+    h[age] = exit_hist[age].load();
+    for (auto& per_reader : hist) h[age] += per_reader[age];
   }
+  std::uint64_t total_reads = 0;
+  for (auto n : h) total_reads += n;
   std::uint64_t fake_total = 0;
   for (auto& f : fake_ops) fake_total += f.get();
   std::ostringstream extra;

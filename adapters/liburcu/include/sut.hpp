@@ -95,15 +95,16 @@ inline void tsan_release(void*) noexcept {}
 inline char readers_sync;
 inline char callbacks_sync;
 
-// Lazy registration. A pthread key destructor unregisters the thread: glibc runs those
-// after every C++ thread_local destructor, so regions opened by thread_local destructors
-// still find the thread registered. (An unregistered exiting thread would leave a dangling
-// reader in liburcu's registry, and the next grace period would read freed memory.)
-constinit inline thread_local bool registered = false;
+// Lazy registration, keyed on liburcu's own per-thread flag (its call_rcu threads, where the
+// deleters run, are registered by liburcu itself). A pthread key destructor unregisters the
+// threads the adapter registered: glibc runs those after every C++ thread_local destructor,
+// so regions opened by thread_local destructors still find the thread registered. (A thread
+// that exits registered leaves a dangling reader in liburcu's registry, and the next grace
+// period reads freed memory.)
+inline bool registered() noexcept { return URCU_TLS(urcu_memb_reader).registered; }
 
 inline void unregister_at_exit(void*) noexcept {
-  urcu_memb_unregister_thread();
-  registered = false;
+  if (registered()) urcu_memb_unregister_thread();
 }
 
 inline pthread_key_t exit_key() noexcept {
@@ -129,12 +130,12 @@ inline void install_fork_handlers() noexcept {
 [[gnu::noinline, gnu::cold]] inline void register_slow() noexcept {
   install_fork_handlers();
   urcu_memb_register_thread();
-  pthread_setspecific(exit_key(), &registered);  // any non-null value arms the destructor
-  registered = true;
+  static char armed;
+  pthread_setspecific(exit_key(), &armed);  // any non-null value arms the destructor
 }
 
 inline void ensure_registered() noexcept {
-  if (!registered) [[unlikely]]
+  if (!registered()) [[unlikely]]
     register_slow();
 }
 
