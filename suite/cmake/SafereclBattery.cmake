@@ -24,6 +24,8 @@
 
 set(SAFERECL_TEST_TIMEOUT 300 CACHE STRING
     "CTest TIMEOUT in seconds of one test case (stress tests get three times as much)")
+set(SAFERECL_SOURCES "" CACHE STRING
+    "Regular expression: build only the suite sources (relative to suite/) it matches; empty: all")
 set(SAFERECL_EXCLUDED_SOURCES "" CACHE STRING
     "<impl>|<suite-relative source> entries left out because they do not compile (set by ./conformance)")
 
@@ -95,6 +97,9 @@ function(saferecl_add_battery impl)
   get_property(caps GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_CAPABILITIES)
   file(GLOB_RECURSE sources RELATIVE ${SAFERECL_SUITE_DIR} CONFIGURE_DEPENDS
        ${SAFERECL_SUITE_DIR}/saferecl.*/*.cpp ${SAFERECL_SUITE_DIR}/stress/*.cpp)
+  if(SAFERECL_SOURCES)
+    list(FILTER sources INCLUDE REGEX "${SAFERECL_SOURCES}")
+  endif()
   list(SORT sources)
 
   set(groups)
