@@ -2,7 +2,7 @@
 //
 // [saferecl.hp.general]/6: an object x is reclaimed only after it is retired, and at most
 //   once (once reclaimed it is no longer possibly-reclaimable).
-// [saferecl.hp.base]/7: retire "may reclaim possibly-reclaimable objects"; no other
+// [saferecl.hp.base]/7: retire may reclaim possibly-reclaimable objects; no other
 //   operation of <hazard_pointer> is specified to reclaim.
 //
 // Relies on: churn being the only portable way to provoke reclamation, and on the object
