@@ -153,7 +153,8 @@ inline void detach_at_exit(void*) noexcept {
 
 // The process-wide part: created on first use and never destroyed (a hazard pointer or a
 // pending deleter may outlive main; the singletons stay reachable, so no leak is reported).
-inline pthread_key_t exit_key() noexcept {
+// libcds allocates with operator new here: bad_alloc propagates, and a later call retries.
+inline pthread_key_t exit_key() {
   static const pthread_key_t key = [] {
     pthread_key_t k;
     // Created before cds::Initialize() creates libcds's own key: keys are destroyed in

@@ -99,6 +99,7 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: litmus: a stage read in a region is n
         while (!done.load(std::memory_order_relaxed)) {
           dom().lock();
           const int k = current.load(std::memory_order_acquire);
+          std::this_thread::yield();  // a long region: a grace period that missed it shows
           if (stage[k] != k + 1) poisoned_reads.fetch_add(1, std::memory_order_relaxed);
           dom().unlock();
         }
