@@ -188,7 +188,7 @@ class hazard_pointer_obj_base : public xenium_detail::hp_scheme::enable_concurre
 
 class hazard_pointer {
  public:
-  hazard_pointer() noexcept = default;
+  hazard_pointer() noexcept {}  // user-provided: `const hazard_pointer h;` is well-formed
   hazard_pointer(hazard_pointer&& other) noexcept { take(other); }
   hazard_pointer& operator=(hazard_pointer&& other) noexcept {
     if (this != &other) {
