@@ -3,7 +3,8 @@
 //
 // Scenario: each reader j numbers its regions i = 1, 2, ...; right after lock() it stores
 // lock_idx[j] = i, then waits a random delay, stores unlock_idx[j] = i just before
-// unlock() (some regions are nested pairs or try_lock). Synchronizers snapshot every
+// unlock(); some regions open with try_lock, some contain a nested lock/unlock pair
+// before the delay. Synchronizers snapshot every
 // lock_idx[j], call rcu_synchronize(), and then read every unlock_idx[j].
 //
 // Invariant ([saferecl.rcu.domain.func]/2-3, R29, R30): for every j, unlock_idx[j] is at
@@ -58,9 +59,11 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-04: rcu_synchronize waits for every
           dom.lock();
         }
         idx[j].locked.store(i, std::memory_order_relaxed);
-        if (form == 1) dom.lock();  // a nested pair: only the outer unlock ends the region
+        if (form == 1) {  // a nested pair: its unlock must not end the region
+          dom.lock();
+          dom.unlock();
+        }
         d();
-        if (form == 1) dom.unlock();
         idx[j].unlocked.store(i, std::memory_order_relaxed);
         dom.unlock();
         regions[j].bump();
