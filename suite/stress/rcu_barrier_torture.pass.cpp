@@ -7,14 +7,17 @@
 // rcu_barrier() and counts the deleters run so far; then the next phase starts. Each
 // deleter spins for a random while before it counts, so that deleters are often still
 // running (on a reader's unlock, on a poster's retire, on the coordinator) when a barrier
-// is called. Readers keep regions with rcutorture delays going all the time.
+// is called. Readers keep regions with rcutorture delays going all the time, and a
+// synchronizer loops rcu_synchronize(), so that callbacks also become ready, and get run
+// by others, between the coordinator's barriers.
 //
 // Invariant ([saferecl.rcu.domain.func]/4-5, R33, R34, R5): after the coordinator's
 // rcu_barrier in phase k exactly k x posters deleters have run -- fewer means the barrier
 // returned before a callback that was posted before it had finished, more means some
 // callback ran twice.
 //
-// Knobs: 2 s x scale; 3 posters and 2 readers (x sqrt(scale)); deleter spins 0-20000.
+// Knobs: 2 s x scale; 3 posters and 2 readers (x sqrt(scale)), 1 synchronizer; deleter
+// spins 0-20000.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -49,14 +52,15 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every c
           doctest::test_suite("core.stress")) {
   const std::size_t posters = threads(3), readers = threads(2);
   const auto duration = scaled(2000ms);
-  print_config("RX-07", {{"posters", str(posters)}, {"readers", str(readers)},
+  print_config("RX-07", {{"posters", str(posters)}, {"readers", str(readers)}, {"synchronizers", "1"},
                          {"deleter_spins", "0-20000"}, {"duration_ms", str(duration.count())}});
 
   const std::uint64_t invoked_before = g_invoked.load();
   torture t("RX-07");
-  progress phases;
+  progress phases, syncs;
   std::vector<progress> regions(readers);
   t.watch("phases", phases);
+  t.watch("synchronizer", syncs);
   for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), regions[i]);
   std::barrier sync(static_cast<std::ptrdiff_t>(posters + 1));
   bool last_phase = false;  // written by the coordinator before the phase-start barrier
@@ -92,6 +96,14 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every c
         regions[i].bump();
       }
     });
+  group.spawn([&] {  // the synchronizer: makes callbacks ready outside the coordinator's barrier
+    rng r(200);
+    while (t.running()) {
+      sut::rcu_synchronize();
+      syncs.bump();
+      std::this_thread::sleep_for(std::chrono::microseconds(r.below(100)));
+    }
+  });
   group.spawn([&] {  // the coordinator
     segment seg("coordinator", 0, "phase", "invoked - expected");
     for (std::uint64_t phase = 1;; ++phase) {
@@ -112,10 +124,11 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every c
 
   t.run(duration);
   t.join(group);
-  within_watchdog("RX-07: final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t total_regions = 0;
   for (auto& r : regions) total_regions += r.get();
   t.summary({{"phases", str(phases.get())}, {"callbacks", str(phases.get() * posters)},
-             {"invoked", str(g_invoked.load() - invoked_before)}, {"regions", str(total_regions)}});
+             {"invoked", str(g_invoked.load() - invoked_before)}, {"regions", str(total_regions)},
+             {"synchronizes", str(syncs.get())}});
   CHECK(t.passed());
 }

@@ -94,7 +94,7 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
   t.run(duration);
   t.join(group);
   const std::uint64_t before_barrier = g_deleters_run.get() - run_before;
-  within_watchdog("RX-06: final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   const std::uint64_t total = retired_so_far(), run = g_deleters_run.get() - run_before;
   std::uint64_t total_regions = 0;
   for (auto& r : regions) total_regions += r.get();

@@ -109,7 +109,7 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-03: a writer's own rcu_barrier recl
     retired[0].push_back(p->id);
     p->retire();
   }
-  within_watchdog("RX-03: final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t total = 0, not_once = 0, total_reads = 0, total_collections = 0;
   for (auto& ids : retired)
     for (auto id : ids) {

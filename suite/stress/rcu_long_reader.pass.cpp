@@ -168,7 +168,7 @@ outcome long_reader(const options& opt) {
   rcu_object* last = current.exchange(nullptr);
   retired.push_back(last->id);
   last->retire();
-  within_watchdog(std::string(opt.name) + ": final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t not_once = 0;
   for (auto id : retired) not_once += objects().reclaim_count(id) != 1;
   o.cpu_share = waited_wall.count() > 0

@@ -121,7 +121,7 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-05: readers see live values that never g
   t.run(duration);
   t.join(group);
   current.exchange(nullptr)->retire();
-  within_watchdog("RX-05: final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t total_reads = 0;
   for (auto& r : reads) total_reads += r.get();
   t.summary({{"reads", str(total_reads)}, {"updates_high", str(writes[0].get())},

@@ -109,7 +109,7 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-02: readers never sum a poisoned slot" *
   for (auto& m : modes)
     for (std::size_t k = 0; k < 3; ++k) by_mode[k] += m[k];
   for (auto n : by_mode) retired += n;
-  within_watchdog("RX-02: final rcu_barrier", [] { sut::rcu_barrier(); });
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   const std::uint64_t reclaimed = ledger<cell>::reclaimed.load() - reclaimed_before;
   std::uint64_t total_sums = 0;
   for (auto& s : sums) total_sums += s.get();

@@ -126,7 +126,8 @@ struct writer_state {
   std::vector<std::unique_ptr<element>> storage;
   std::vector<element*> free, pipe;
   std::atomic<element*> done{nullptr};
-  std::uint64_t in_async = 0, async_stages = 0, syncs = 0, recycled = 0;
+  // Written by the owner only; atomic because a stall dump reads them meanwhile.
+  std::atomic<std::uint64_t> in_async{0}, async_stages{0}, syncs{0}, recycled{0};
 };
 
 void stage::operator()(element* e) const noexcept {
@@ -335,12 +336,12 @@ void pipe_torture(const options& opt) {
     for (std::size_t w = 0; w < writers; ++w)
       os << "  writer " << w << ": syncs=" << ws[w]->syncs << " async_stages="
          << ws[w]->async_stages << " in_async=" << ws[w]->in_async << " recycled="
-         << ws[w]->recycled << " free=" << ws[w]->free.size() << '\n';
+         << ws[w]->recycled << '\n';
   };
   t.run(duration, dump);
   t.join(group, dump);
 
-  within_watchdog(std::string(opt.name) + ": final rcu_barrier", [] { sut::rcu_barrier(); }, dump);
+  t.settle("final rcu_barrier", [] { sut::rcu_barrier(); }, dump);
   std::uint64_t syncs = 0, stages = 0, recycled = 0, left_running = 0, replacements = 0;
   for (std::size_t w = 0; w < writers; ++w) {
     writer_state& s = *ws[w];

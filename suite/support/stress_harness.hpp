@@ -6,12 +6,15 @@
 //   workers:  while (t.running()) { ...; seg.record({...}); if (bad) t.fail(seg, "poison"); }
 //   main:     t.run(scaled(2000ms), dump);      // sleeps, watches progress, then stops
 //             t.join(group, dump);              // joins under a watchdog
+//             t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
 //             t.summary({...}); t.check();      // counters, then CHECK(no failure)
 //
 // Stall detection: `run` samples the watched counters every 10 ms; a counter that has not
 // advanced for stall_limit() (SAFERECL_STALL_SECONDS, default 2 s) is a stall: the process
 // prints every counter, the test's dump and the first failure so far, and exits 1 (a
-// stuck writer cannot be joined, so there is nothing else to wait for).
+// stuck writer cannot be joined, so there is nothing else to wait for). The epilogue --
+// joins, final barriers -- runs under a watchdog of max(10 s, 5 x stall_limit()). Dumps run
+// concurrently with the workers: they may read atomics only.
 //
 // A failure stops the run early (the first one is what matters) and is printed with the
 // failing worker's segment: its rng stream, its last kSteps iterations (what it drew and
@@ -236,13 +239,23 @@ class torture {
     stop();
   }
 
-  // Joins the workers; a worker that does not finish within a generous limit is a hang.
+  // Joins the workers; a worker that does not finish within settle_limit() is a hang.
   void join(thread_group& group, const dump_fn& dump = {}) {
-    watchdog guard(name_ + ": joining the workers", [this, &dump](std::ostream& os) {
+    settle("joining the workers", [&] { group.join(); }, dump);
+  }
+
+  // Runs a blocking step of the epilogue (a join, the final rcu_barrier) under a watchdog
+  // with the same limit: after the run, nothing should take long.
+  template <class Step>
+  void settle(const std::string& what, Step&& step, const dump_fn& dump = {}) {
+    watchdog guard(name_ + ": " + what, [this, &dump](std::ostream& os) {
       print_state(os);
       if (dump) dump(os);
-    }, std::max<std::chrono::milliseconds>(10s, 5 * stall_limit()));
-    group.join();
+    }, settle_limit());
+    std::forward<Step>(step)();
+  }
+  static std::chrono::milliseconds settle_limit() {
+    return std::max<std::chrono::milliseconds>(10s, 5 * stall_limit());
   }
 
   std::chrono::duration<double> elapsed() const noexcept { return elapsed_; }
