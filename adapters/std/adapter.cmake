@@ -17,12 +17,15 @@ include(CMakePushCheckState)
 
 cmake_push_check_state(RESET)
 set(CMAKE_REQUIRED_INCLUDES ${SAFERECL_STD_INCLUDE_DIRS})
-string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_STD_CXX_FLAGS}")
+# The checks compile and link like the battery does: with the tier's sanitizer flags, so that a
+# vendor library built for that tier links.
+string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_SANITIZER_FLAGS};${SAFERECL_STD_CXX_FLAGS}")
+set(CMAKE_REQUIRED_LINK_OPTIONS ${SAFERECL_SANITIZER_FLAGS})
 set(CMAKE_REQUIRED_LIBRARIES ${SAFERECL_STD_LINK_LIBRARIES})
 set(CMAKE_REQUIRED_QUIET ON)
 # A check result is cached under its variable name; key the names by the options so that
 # pointing the adapter at another implementation re-runs the checks.
-string(MD5 _std_key "${SAFERECL_STD_INCLUDE_DIRS}|${SAFERECL_STD_CXX_FLAGS}|${SAFERECL_STD_LINK_LIBRARIES}|${CMAKE_CXX_COMPILER}")
+string(MD5 _std_key "${SAFERECL_STD_INCLUDE_DIRS}|${SAFERECL_STD_CXX_FLAGS}|${SAFERECL_STD_LINK_LIBRARIES}|${CMAKE_CXX_COMPILER}|${SAFERECL_SANITIZER_FLAGS}")
 string(SUBSTRING "${_std_key}" 0 8 _std_key)
 check_cxx_source_compiles([[
 #include <version>

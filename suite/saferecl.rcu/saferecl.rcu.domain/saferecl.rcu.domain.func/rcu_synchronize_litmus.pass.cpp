@@ -105,6 +105,7 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: litmus: a stage read in a region is n
         }
       });
     for (int k = 0; k < kStages; ++k) {
+      std::this_thread::yield();  // readers enter regions on stage k before it is replaced
       stage[k + 1] = k + 2;
       current.store(k + 1, std::memory_order_release);
       sut::rcu_synchronize();
