@@ -37,7 +37,7 @@ struct TaggedNode : sut::rcu_obj_base<TaggedNode, Tagged> {
 };
 }  // namespace
 
-TEST_CASE("saferecl.rcu.base/6 R13: rcu_obj_base<T, D> is trivially copyable when D is" *
+TEST_CASE("saferecl.rcu.base/6 R13: rcu_obj_base is trivially copyable when its deleter type is" *
           doctest::test_suite("core.api")) {
   static_assert(std::is_trivially_copyable_v<sut::rcu_obj_base<Node, Empty>>);
   static_assert(std::is_trivially_copyable_v<sut::rcu_obj_base<TaggedNode, Tagged>>);

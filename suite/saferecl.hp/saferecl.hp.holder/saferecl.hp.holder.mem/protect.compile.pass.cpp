@@ -34,7 +34,7 @@ struct Custom : sut::hazard_pointer_obj_base<Custom, Deleter> {
 }
 }  // namespace
 
-TEST_CASE("saferecl.hp.holder.mem/2 H20: protect(src) returns T* and is noexcept" *
+TEST_CASE("saferecl.hp.holder.mem/2 H20: protect returns a T pointer and is noexcept" *
           doctest::test_suite("core.api")) {
   using H = sut::hazard_pointer;
   static_assert(std::is_same_v<decltype(std::declval<H&>().protect(std::declval<const std::atomic<Node*>&>())),

@@ -4,7 +4,7 @@
 //   Effects: equivalent to a loop of try_protect, whose Mandates apply: T is a
 //   hazard-protectable type.
 //
-// TEST: saferecl.hp.holder.mem/2 H27: protect of an int* (T = int) is ill-formed
+// TEST: saferecl.hp.holder.mem/2 H27: protect of a pointer to int (T = int) is ill-formed
 // TIER: core
 //
 // T = int is not a class, so it cannot be hazard-protectable.

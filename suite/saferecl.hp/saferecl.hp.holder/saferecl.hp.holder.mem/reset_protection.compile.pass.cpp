@@ -28,7 +28,7 @@ struct Node : sut::hazard_pointer_obj_base<Node> {
 }
 }  // namespace
 
-TEST_CASE("saferecl.hp.holder.mem/9 H20: reset_protection(const T*) returns void and is noexcept" *
+TEST_CASE("saferecl.hp.holder.mem/9 H20: reset_protection of a T pointer returns void and is noexcept" *
           doctest::test_suite("core.api")) {
   using H = sut::hazard_pointer;
   static_assert(std::is_void_v<decltype(std::declval<H&>().reset_protection(std::declval<Node*>()))>);

@@ -3,7 +3,7 @@
 // template<class T> void reset_protection(const T* ptr) noexcept;
 //   Mandates: T is a hazard-protectable type.
 //
-// TEST: saferecl.hp.holder.mem/7 H27: reset_protection of an int* (T = int) is ill-formed
+// TEST: saferecl.hp.holder.mem/7 H27: reset_protection of a pointer to int (T = int) is ill-formed
 // TIER: core
 //
 // T = int is not a class, so it cannot be hazard-protectable.

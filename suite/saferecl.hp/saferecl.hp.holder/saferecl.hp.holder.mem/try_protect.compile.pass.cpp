@@ -22,7 +22,7 @@ struct Node : sut::hazard_pointer_obj_base<Node> {
 }
 }  // namespace
 
-TEST_CASE("saferecl.hp.holder.mem/5 H20: try_protect(ptr, src) returns bool and is noexcept" *
+TEST_CASE("saferecl.hp.holder.mem/5 H20: try_protect returns bool and is noexcept" *
           doctest::test_suite("core.api")) {
   using H = sut::hazard_pointer;
   static_assert(std::is_same_v<decltype(std::declval<H&>().try_protect(

@@ -3,7 +3,7 @@
 // template<class T> bool try_protect(T*& ptr, const atomic<T*>& src) noexcept;
 //   Mandates: T is a hazard-protectable type.
 //
-// TEST: saferecl.hp.holder.mem/3 H27: try_protect of an int* (T = int) is ill-formed
+// TEST: saferecl.hp.holder.mem/3 H27: try_protect of a pointer to int (T = int) is ill-formed
 // TIER: core
 //
 // T = int is not a class, so it cannot be hazard-protectable.

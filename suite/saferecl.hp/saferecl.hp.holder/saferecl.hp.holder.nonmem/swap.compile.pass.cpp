@@ -21,7 +21,7 @@ constexpr bool unqualified_swap_is_noexcept() {
 }
 }  // namespace
 
-TEST_CASE("saferecl.hp.holder.nonmem/4 H37: swap(a, b) returns void and is noexcept" *
+TEST_CASE("saferecl.hp.holder.nonmem/4 H37: non-member swap returns void and is noexcept" *
           doctest::test_suite("core.api")) {
   static_assert(std::is_void_v<decltype(sut::swap(std::declval<H&>(), std::declval<H&>()))>);
   static_assert(noexcept(sut::swap(std::declval<H&>(), std::declval<H&>())));

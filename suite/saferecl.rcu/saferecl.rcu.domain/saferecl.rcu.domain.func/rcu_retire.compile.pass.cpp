@@ -57,7 +57,7 @@ struct ThrowingMove {
 }
 }  // namespace
 
-TEST_CASE("saferecl.rcu.domain.func/8 R7: rcu_retire(p) rcu_retire(p, d) and rcu_retire(p, d, dom) are well-formed and return void" *
+TEST_CASE("saferecl.rcu.domain.func/8 R7: rcu_retire with one two or three arguments is well-formed and returns void" *
           doctest::test_suite("core.api")) {
   using Dom = sut::rcu_domain&;
   static_assert(std::is_void_v<decltype(sut::rcu_retire(std::declval<Plain*>()))>);

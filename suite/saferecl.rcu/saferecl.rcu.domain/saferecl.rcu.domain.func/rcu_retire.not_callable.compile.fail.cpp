@@ -4,7 +4,7 @@
 //   void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain());
 //   Mandates: is_move_constructible_v<D> is true and the expression d(p) is well-formed.
 //
-// TEST: saferecl.rcu.domain.func/6 R36(b): rcu_retire with a deleter that cannot be called with T* is ill-formed
+// TEST: saferecl.rcu.domain.func/6 R36(b): rcu_retire with a deleter that cannot be called with a T pointer is ill-formed
 // TIER: core
 //
 // T = double and the deleter takes int*; the deleter is movable, so d(p) is the only
