@@ -215,16 +215,20 @@ class torture {
   std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_acquire); }
 
   // The main thread's part: lets the workers run for `duration` (or until a failure),
-  // checking progress; then stops them.
+  // checking progress; then stops them. The run ends only once every watched counter has
+  // advanced within the last kQuiet: one that stays quiet becomes a stall, so that a
+  // stall beginning near the end is reported as such and not as a hang of the epilogue.
   void run(std::chrono::milliseconds duration, const dump_fn& dump = {}) {
+    constexpr auto kQuiet = 100ms;
     const auto start = clock::now();
     const auto end = start + duration;
     std::vector<std::uint64_t> last(watched_.size());
     std::vector<clock::time_point> since(watched_.size(), start);
     for (std::size_t i = 0; i < watched_.size(); ++i) last[i] = watched_[i].counter->get();
-    while (running() && clock::now() < end) {
+    for (bool quiet = true; running() && (quiet || clock::now() < end);) {
       std::this_thread::sleep_for(10ms);
       const auto now = clock::now();
+      quiet = false;
       for (std::size_t i = 0; i < watched_.size(); ++i) {
         const std::uint64_t v = watched_[i].counter->get();
         if (v != last[i]) {
@@ -232,6 +236,8 @@ class torture {
           since[i] = now;
         } else if (now - since[i] >= stall_limit()) {
           stalled(watched_[i].what, now - start, dump);
+        } else if (now - since[i] >= kQuiet) {
+          quiet = true;
         }
       }
     }

@@ -5,9 +5,11 @@
 // pointers, protect, retire and reclaim -- on a new thread too -- and exit cleanly, and the
 // parent carries on.
 //
-// Relies on: the child reporting through its exit status, and the parent bounding the wait
-// for it. Under ThreadSanitizer the child starts no thread: TSan ends a child of a
-// multi-threaded process that does (die_after_fork).
+// Relies on: the child reporting through its exit status, and both sides bounding the wait
+// (the child sets an alarm, the parent kills it when late). Under ThreadSanitizer the
+// other thread is parked at the forks, and the child starts no thread: TSan's runtime can
+// hang a child forked while another thread holds one of its allocator locks (LLVM 14), and
+// it ends a child of a multi-threaded process that starts threads (die_after_fork).
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
 
@@ -15,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -44,7 +45,10 @@ bool protection_works() {
   return !objects().reclaimed(p->id) && p->alive();
 }
 
+constexpr unsigned kChildSeconds = 20;
+
 int child_status() {
+  ::alarm(kChildSeconds);
   bool ok = protection_works();
   if (!kUnderTsan) std::thread([&] { ok = protection_works() && ok; }).join();
   return ok ? 0 : 1;
@@ -71,20 +75,27 @@ TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazar
           doctest::test_suite("qoi.lifetime")) {
   REQUIRE(protection_works());  // the parent has used hazard pointers before the fork
   constexpr int kForks = 10;
-  std::atomic<bool> stop{false};
+  saferecl::test::event started, done;
   int failed_children = 0;
 
-  saferecl::test::within_watchdog("fork while another thread protects and retires", [&] {
-    std::thread busy([&] {
-      while (!stop.load(std::memory_order_acquire)) protection_works();
+  saferecl::test::within_watchdog("fork while another thread uses hazard pointers", [&] {
+    std::thread other([&] {
+      published mine(2);
+      sut::hazard_pointer h = sut::make_hazard_pointer();
+      h.protect(mine.src);
+      started.set();
+      if (kUnderTsan) return done.wait();  // parked: see above
+      while (!done.is_set()) protection_works();
     });
+    started.wait();
     for (int i = 0; i < kForks; ++i) {
       const pid_t child = ::fork();
       if (child == 0) std::_Exit(child_status());
-      if (child < 0 || wait_for_child(child, std::chrono::seconds(20)) != 0) ++failed_children;
+      if (child < 0 || wait_for_child(child, std::chrono::seconds(kChildSeconds + 5)) != 0)
+        ++failed_children;
     }
-    stop.store(true, std::memory_order_release);
-    busy.join();
+    done.set();
+    other.join();
   });
   CHECK(failed_children == 0);
   CHECK(protection_works());

@@ -6,8 +6,8 @@
 //
 // Relies on: the replaced operator new failing from the k-th allocation of the armed
 // thread, in a fresh child per k (fault::fork_sweep), with the operations run on a fresh
-// thread, where any lazy per-thread setup happens. A terminate shows as SIGABRT. Everything
-// the checks allocate is allocated before arming.
+// thread, so that any lazy per-thread setup happens under the failure too. A terminate
+// shows as SIGABRT. Everything the checks allocate is allocated before arming.
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
 #include "support/hp_fault.hpp"
@@ -36,21 +36,23 @@ int on_fresh_thread(Scenario scenario, std::size_t allowed) {
   return status;
 }
 
-// Retires enough unprotected objects to run reclamation passes, plus one protected
-// object, all while allocation fails; the protected one must survive.
+// A fresh thread whose first call into the library is retire: it retires an object that
+// this thread protects, plus enough unprotected ones to run reclamation passes, all while
+// allocation fails. The protected one must survive.
 int retire_under_failure(std::size_t allowed) {
-  std::vector<hp_object*> unprotected(saferecl::test::kDefaultChurn);
-  for (auto*& p : unprotected) p = new hp_object;
   published x(1);
   sut::hazard_pointer h = sut::make_hazard_pointer();
   hp_object* p = h.protect(x.src);
-  int status;
-  {
+  hp_object* unlinked = x.src.exchange(nullptr);
+  std::vector<hp_object*> unprotected(saferecl::test::kDefaultChurn);
+  for (auto*& q : unprotected) q = new hp_object;
+  int status = 0;
+  std::thread([&] {
     fault::armed failing(allowed);
-    x.unlink_and_retire();
+    unlinked->retire();
     for (hp_object* q : unprotected) q->retire();
     status = completion_status();
-  }
+  }).join();
   churn();
   if (objects().reclaimed(p->id) || !p->alive()) return violation("a protected object was reclaimed");
   return status;
@@ -111,7 +113,7 @@ int destruction_under_failure(std::size_t allowed) {
 
 TEST_CASE("saferecl.hp.base/7 H18: retire lets no allocation failure escape and still protects" *
           doctest::test_suite("core.fault")) {
-  check_fault_sweep([](std::size_t k) { return on_fresh_thread(retire_under_failure, k); });
+  check_fault_sweep(retire_under_failure);
 }
 
 TEST_CASE("saferecl.hp.holder.mem/5 H20: the noexcept members of hazard_pointer let no allocation failure escape" *
