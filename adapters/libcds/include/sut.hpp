@@ -58,9 +58,14 @@
 //   * retire -> deleter (possibly on another thread after a help-scan): release(p) at
 //     retire, acquire(p) in the disposer (the same address, both edges at once);
 //   * thread records are recycled between threads inside libcds.so: release(record) before
-//     detaching, acquire(record) after attaching.
-// The RCU side (access_lock/unlock, flip_and_wait, the disposer thread's queue) is header
-// code that TSan sees, so it needs no annotation.
+//     detaching, acquire(record) after attaching;
+//   * the RCU thread list is changed inside libcds.so (attach links a record, detach clears
+//     its owner) and read by flip_and_wait in header code: attach and detach release
+//     registry_sync, every path into a grace period acquires it before and after, and so
+//     does every RCU deleter.
+// The rest of the RCU side (access_lock/unlock, flip_and_wait's reads of the nesting words,
+// the disposer thread's queue) is header code that TSan sees. One suppression remains, with
+// its reason, in adapters/libcds/tsan.supp.
 #pragma once
 
 #include <cds/gc/hp.h>
