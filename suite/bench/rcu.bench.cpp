@@ -1,58 +1,50 @@
-// rcu.bench.cpp -- read-side and update-side costs of the implementation under test's <rcu>,
-// next to two in-binary baselines measured in the same run:
-//   * the physical limit of a read-side marker: an inlined increment and decrement of a
-//     thread-local counter (initial-exec TLS) separated by compiler barriers;
-//   * std::shared_mutex lock_shared/unlock_shared, the lock-based alternative.
-// Every case runs at 1 and 2 threads. Report medians of repetitions, e.g.
-//   rcu.bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-// and compare cases as ratios within one run (absolute numbers vary between machines).
-#include <sut.hpp>
-
+// rcu.bench.cpp -- <rcu> of the implementation under test (namespace sut), built only for
+// adapters with the rcu capability:
+//
+//   rcu/lock_unlock                  rcu_default_domain().lock() + unlock(), outermost
+//   rcu/nested_lock_unlock           the same pair inside an enclosing region of the thread
+//   rcu/synchronize                  rcu_synchronize() with no thread inside a region (at 2
+//                                    threads both call it at once)
+//   rcu/synchronize_long_reader      rcu_synchronize() while another thread, not a benchmark
+//                                    thread, runs back-to-back regions of kLongRegion each:
+//                                    how soon a grace period notices that a region ended
+//   rcu/retire_barrier               rcu_retire(new object) kBatch times, then rcu_barrier();
+//                                    reported per object: the grace period's share, the
+//                                    deleter (a delete) and the allocation are included
+//
+// Every case runs at 1 and 2 threads. A thread's first region (registration) stays out of
+// the timing. An adapter without rcu_synchronize / rcu_barrier ends the case with exit
+// status 77, which ./conformance bench reports as n/a.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
-#include <memory>
-#include <shared_mutex>
+#include <chrono>
+#include <thread>
+
+#include <sut.hpp>
+
+#include "bench_support.hpp"
 
 namespace {
 
-// ------------------------------------------------------------------------------ baselines
-thread_local constinit unsigned long tls_nesting __attribute__((tls_model("initial-exec"))) = 0;
+using namespace saferecl_bench;
 
-void baseline_tls_inc_dec(benchmark::State& state) {
-  for (auto _ : state) {
-    ++tls_nesting;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    --tls_nesting;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  }
-}
-BENCHMARK(baseline_tls_inc_dec)->Threads(1)->Threads(2);
-
-std::shared_mutex g_shared_mutex;
-
-void baseline_shared_mutex(benchmark::State& state) {
-  for (auto _ : state) {
-    g_shared_mutex.lock_shared();
-    g_shared_mutex.unlock_shared();
-  }
-}
-BENCHMARK(baseline_shared_mutex)->Threads(1)->Threads(2);
-
-// ------------------------------------------------------------------------------ read side
-void rcu_lock_unlock(benchmark::State& state) {
+void register_reader_thread() {
   sut::rcu_domain& dom = sut::rcu_default_domain();
-  dom.lock();  // the thread's first region (registration) stays out of the timing
+  dom.lock();
   dom.unlock();
+}
+
+void lock_unlock(benchmark::State& state) {
+  sut::rcu_domain& dom = sut::rcu_default_domain();
+  register_reader_thread();
   for (auto _ : state) {
     dom.lock();
     dom.unlock();
   }
 }
-BENCHMARK(rcu_lock_unlock)->Threads(1)->Threads(2);
 
-// A lock/unlock pair inside an enclosing region of the same thread.
-void rcu_nested_lock_unlock(benchmark::State& state) {
+void nested_lock_unlock(benchmark::State& state) {
   sut::rcu_domain& dom = sut::rcu_default_domain();
   dom.lock();
   for (auto _ : state) {
@@ -61,32 +53,73 @@ void rcu_nested_lock_unlock(benchmark::State& state) {
   }
   dom.unlock();
 }
-BENCHMARK(rcu_nested_lock_unlock)->Threads(1)->Threads(2);
 
-// ---------------------------------------------------------------------------- update side
-// No thread is inside a region (at 2 threads both call rcu_synchronize concurrently).
-void rcu_synchronize_no_readers(benchmark::State& state) {
+void synchronize(benchmark::State& state) {
+  register_reader_thread();
   for (auto _ : state) sut::rcu_synchronize();
 }
-BENCHMARK(rcu_synchronize_no_readers)->Threads(1)->Threads(2)->UseRealTime();
+
+// Long enough that a grace period usually finds the reader inside a region, short enough
+// that a run of the case stays well under a second.
+constexpr auto kLongRegion = std::chrono::microseconds(50);
+
+class LongReader {
+ public:
+  LongReader()
+      : thread_([this] {
+          sut::rcu_domain& dom = sut::rcu_default_domain();
+          while (!stop_.load(std::memory_order_relaxed)) {
+            dom.lock();
+            const auto until = std::chrono::steady_clock::now() + kLongRegion;
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            dom.unlock();
+          }
+        }) {}
+  ~LongReader() {
+    stop_.store(true, std::memory_order_relaxed);
+    thread_.join();
+  }
+  LongReader(const LongReader&) = delete;
+  LongReader& operator=(const LongReader&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+void synchronize_long_reader(benchmark::State& state) {
+  register_reader_thread();
+  // Google Benchmark lines the threads up before and after the loop, so the reader that
+  // thread 0 starts here runs exactly while any thread is timed.
+  static LongReader* reader = nullptr;
+  if (state.thread_index() == 0) reader = new LongReader;
+  for (auto _ : state) sut::rcu_synchronize();
+  if (state.thread_index() == 0) {
+    delete reader;
+    reader = nullptr;
+  }
+}
 
 struct Payload {
   long value = 0;
 };
 
-// rcu_retire of a heap object with the default deleter; each iteration retires a batch and
-// ends with rcu_barrier, so the cost per object includes its grace period share and deleter.
-void rcu_retire_then_barrier(benchmark::State& state) {
-  constexpr int kBatch = 1024;
+constexpr int kBatch = 1024;
+
+void retire_barrier(benchmark::State& state) {
+  register_reader_thread();
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i) sut::rcu_retire(new Payload);
     sut::rcu_barrier();
   }
-  state.SetItemsProcessed(state.iterations() * kBatch);  // per_object: seconds per object
-  state.counters["per_object"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * kBatch,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  set_objects_per_iteration(state, kBatch);
 }
-BENCHMARK(rcu_retire_then_barrier)->Threads(1)->Threads(2)->UseRealTime();
 
 }  // namespace
+
+SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock");
+SAFERECL_BENCH(nested_lock_unlock, "rcu/nested_lock_unlock");
+SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
+SAFERECL_BENCH_REAL_TIME(synchronize_long_reader, "rcu/synchronize_long_reader");
+SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");

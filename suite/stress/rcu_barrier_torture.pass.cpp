@@ -3,8 +3,8 @@
 //
 // Scenario (rcutorture's barrier torture): in each phase every poster schedules exactly
 // one callback -- rcu_retire() or an object's own retire(), sometimes from inside a region
-// of its own -- and meets the coordinator at a barrier; the coordinator then calls
-// rcu_barrier() and counts the deleters run so far; then the next phase starts. Each
+// of its own -- and meets the coordinator at a barrier; the coordinator then waits 0-200 us,
+// calls rcu_barrier() and counts the deleters run so far; then the next phase starts. Each
 // deleter spins for a random while before it counts, so that deleters are often still
 // running (on a reader's unlock, on a poster's retire, on the coordinator) when a barrier
 // is called. Readers keep regions with rcutorture delays going all the time, and a
@@ -105,16 +105,19 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every c
     }
   });
   group.spawn([&] {  // the coordinator
-    segment seg("coordinator", 0, "phase", "invoked - expected");
+    rng r(300);
+    segment seg("coordinator", 300, "expected", "invoked - expected");
     for (std::uint64_t phase = 1;; ++phase) {
       last_phase = !t.running();
       sync.arrive_and_wait();
       if (last_phase) break;
       sync.arrive_and_wait();
+      const delay d{delay::kind::sleep, static_cast<std::uint32_t>(r.below(200))};
+      d();  // meanwhile a grace period may make the callbacks ready, and others run them
       sut::rcu_barrier();
       const std::uint64_t invoked = g_invoked.load(std::memory_order_acquire) - invoked_before;
       const std::uint64_t expected = phase * posters;
-      seg.record({phase, phase, {}, static_cast<std::int64_t>(invoked - expected)});
+      seg.record({phase, expected, d, static_cast<std::int64_t>(invoked - expected)});
       if (invoked != expected)
         t.fail(seg, invoked < expected ? "rcu_barrier returned before a callback posted before it had run"
                                        : "a callback ran more than once");

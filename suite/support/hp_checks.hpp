@@ -81,7 +81,7 @@ struct protected_and_retired {
     for (std::size_t i = 0; i < n; ++i) {
       published x(static_cast<int>(i));
       holders.push_back(sut::make_hazard_pointer());
-      objects.push_back(holders.back().protect(x.src));
+      pointers.push_back(holders.back().protect(x.src));
       ids.push_back(x.unlink_and_retire());
     }
   }
@@ -89,7 +89,7 @@ struct protected_and_retired {
   bool all_reclaimed() const noexcept { return reclaimed() == ids.size(); }
 
   std::vector<sut::hazard_pointer> holders;
-  std::vector<hp_object*> objects;  // readable only while their epochs last
+  std::vector<hp_object*> pointers;  // readable only while their epochs last
   std::vector<object_log::id_t> ids;
 };
 

@@ -92,8 +92,9 @@ void warn_if_vacuous(const retired_batch& batch) {
   WARN_MESSAGE(batch.reclaimed() > 0, "nothing was reclaimed under churn: the checks were vacuous");
 }
 
-// Default deleter: reclamation is `delete p`, seen through the destructor.
-struct default_deleted : sut::hazard_pointer_obj_base<default_deleted>, tracked {
+// Default deleter: reclamation is `delete p`, seen through the destructor. The obj_base
+// comes second, so deleting through any other pointer than the T* shows.
+struct default_deleted : tracked, sut::hazard_pointer_obj_base<default_deleted> {
   explicit default_deleted(std::size_t) {}
   ~default_deleted() { objects().record_reclaim(id, this); }
 };

@@ -56,9 +56,9 @@ TEST_CASE("saferecl.hp.general/1 H1: a hazard_pointer moved to another thread ke
 
     // Keep this thread's own hazard pointers busy while the adopter destroys the one made
     // here: a release that writes into the maker's per-thread state races with this.
-    while (!released.is_set()) {
+    do {
       sut::hazard_pointer busy = sut::make_hazard_pointer();
-    }
+    } while (!released.is_set());
     adopter.join();
   });
   CHECK(violations.load() == 0);

@@ -13,14 +13,20 @@
 #include "support/hp_checks.hpp"
 
 #include <cstddef>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 using saferecl::test::churn;
 using saferecl::test::churn_until;
 using saferecl::test::hp_object;
 using saferecl::test::object_log;
+using saferecl::test::objects;
 using saferecl::test::protected_and_retired;
 using saferecl::test::published;
+using saferecl::test::quarantine_deleter;
+using saferecl::test::reclaimed_among;
+using saferecl::test::tracked;
 
 namespace {
 
@@ -97,10 +103,62 @@ TEST_CASE("saferecl.hp.holder.mem/5 H30: qoi: a failed try_protect leaves its ho
   check_reclaimed_once_epochs_end([&](protected_and_retired& set) {
     for (std::size_t i = 0; i < kEpochs; ++i) {
       published fresh(1);
-      hp_object* ptr = set.objects[i];
+      hp_object* ptr = set.pointers[i];
       CHECK_FALSE(set.holders[i].try_protect(ptr, fresh.src));
       fresh_ids.push_back(fresh.unlink_and_retire());
     }
   });
   CHECK(churn_until([&] { return saferecl::test::reclaimed_among(fresh_ids) == kEpochs; }));
+}
+
+namespace {
+
+// An object whose deleter retires a child object, and the ids of those children.
+std::mutex g_children_mutex;
+std::vector<object_log::id_t> g_children;
+
+struct parent_object;
+struct retire_a_child {
+  void operator()(parent_object* p) const noexcept;
+};
+struct parent_object : sut::hazard_pointer_obj_base<parent_object, retire_a_child>, tracked {
+  parent_object() = default;
+};
+void retire_a_child::operator()(parent_object* p) const noexcept {
+  quarantine_deleter{}(p);
+  auto* child = new hp_object;
+  {
+    std::lock_guard lock(g_children_mutex);
+    g_children.push_back(child->id);
+  }
+  child->retire();
+}
+
+}  // namespace
+
+TEST_CASE("saferecl.hp.general/7 H38: qoi: objects retired by exited threads, and those their deleters retire, are reclaimed by later churn" *
+          doctest::test_suite("qoi.concurrency")) {
+  // Threads retire a few hundred objects each and exit one after the other, so whatever
+  // they leave behind piles up past any threshold while they exit; the deleters that then
+  // run retire children, possibly during a thread's own exit.
+  constexpr std::size_t kThreads = 4;
+  constexpr std::size_t kPerThread = 600;
+  std::vector<object_log::id_t> parents(kThreads * kPerThread);
+  saferecl::test::within_watchdog("threads retire and exit", [&] {
+    for (std::size_t t = 0; t < kThreads; ++t)
+      std::thread([&, first = t * kPerThread] {
+        for (std::size_t i = 0; i < kPerThread; ++i) {
+          auto* p = new parent_object;
+          parents[first + i] = p->id;
+          p->retire();
+        }
+      }).join();
+  });
+  const auto all_reclaimed = [&] {
+    if (reclaimed_among(parents) != parents.size()) return false;
+    std::lock_guard lock(g_children_mutex);
+    return reclaimed_among(g_children) == parents.size();
+  };
+  CHECK(churn_until(all_reclaimed));
+  CHECK(objects().repeated_reclaims() == 0);
 }

@@ -49,9 +49,11 @@ struct uses_hazard_pointers_at_exit {
 struct protects_at_exit {
   sut::hazard_pointer holder;
   published object{6};
-  void protect_and_retire() {
-    holder.protect(object.src);
+  // Protects and retires the object; true if it is intact after churn.
+  bool protect_and_retire() {
+    hp_object* p = holder.protect(object.src);
     object.unlink_and_retire();
+    return saferecl::test::intact_after_churn(*p);
   }
 };
 
@@ -67,14 +69,12 @@ TEST_CASE("saferecl.hp.holder.ctor/3 H24: a static hazard_pointer made owning af
           doctest::test_suite("core.lifetime")) {
   static protects_at_exit late_owner;  // constructed empty, before any library state
   late_owner.holder = sut::make_hazard_pointer();
-  late_owner.protect_and_retire();
-  churn();
+  CHECK(late_owner.protect_and_retire());
 }
 
 TEST_CASE("saferecl.hp.holder.ctor/3 H24: a static hazard_pointer initialized by make_hazard_pointer is destroyed at exit" *
           doctest::test_suite("core.lifetime")) {
   churn();  // the library's state first, then the static
   static protects_at_exit owner{sut::make_hazard_pointer()};
-  owner.protect_and_retire();
-  churn();
+  CHECK(owner.protect_and_retire());
 }

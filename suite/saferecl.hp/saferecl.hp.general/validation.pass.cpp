@@ -36,9 +36,9 @@ TEST_CASE("saferecl.hp.general/6 H8: an object validated by try_protect is not r
   };
   auto reader = [&] {
     sut::hazard_pointer h = sut::make_hazard_pointer();
-    hp_object* p = src.load(std::memory_order_relaxed);
     while (!done.load(std::memory_order_acquire)) {
-      if (!h.try_protect(p, src)) continue;  // p now holds the new value: retry with it
+      hp_object* p = src.load(std::memory_order_relaxed);  // unprotected until validated
+      if (!h.try_protect(p, src)) continue;
       validated.fetch_add(1, std::memory_order_relaxed);
       const int value = p->value;
       for (int look = 0; look < 16; ++look) {  // keep looking while the writer may reclaim

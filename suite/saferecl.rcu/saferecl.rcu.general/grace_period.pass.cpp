@@ -99,7 +99,8 @@ TEST_CASE("saferecl.rcu.general/5 R3: a retired object outlives every region ope
 
 // A retire that arrives while a grace period is already waiting for an older reader must
 // not be satisfied by that grace period: a region opened between the grace period's start
-// and the retire still protects the object.
+// and the retire still protects the object. (The synchronizer may wait for the new reader
+// as well -- nothing orders its start before that lock -- so it is joined only at the end.)
 TEST_CASE("saferecl.rcu.general/5 R3: a grace period already in progress does not cover a later retire" *
           doctest::test_suite("core.concurrency")) {
   auto old_reader = std::make_unique<region_holder>();
@@ -110,16 +111,15 @@ TEST_CASE("saferecl.rcu.general/5 R3: a grace period already in progress does no
   const auto id = src.load()->id;
   reading_reader<rcu_object> new_reader(src);
   src.exchange(nullptr)->retire();
-
   old_reader->release();
   old_reader->join();
-  sync.join();
 
   blocking_call barrier("rcu_barrier while the new reader holds the object", [] { sut::rcu_barrier(); });
   CHECK(barrier.still_blocked());
   CHECK_FALSE(objects().reclaimed(id));
   new_reader.holder.release();
   barrier.join();
+  sync.join();
   CHECK(new_reader.intact_at_exit);
   CHECK(objects().reclaim_count(id) == 1);
 }

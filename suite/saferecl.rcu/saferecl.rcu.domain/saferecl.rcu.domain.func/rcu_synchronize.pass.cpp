@@ -74,7 +74,9 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: rcu_synchronize waits for every pre-e
 }
 
 // A grace period that is already running when the call starts may have begun before a
-// region that the call must wait for: joining it is not enough.
+// region that the call must wait for: joining it is not enough. (The earlier call may wait
+// for the new reader as well -- nothing orders its start before that lock -- so it is
+// joined only at the end.)
 TEST_CASE("saferecl.rcu.domain.func/2 R29: rcu_synchronize called during another's grace period waits for regions opened before it" *
           doctest::test_suite("core.concurrency")) {
   auto old_reader = std::make_unique<region_holder>();
@@ -86,10 +88,10 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: rcu_synchronize called during another
   CHECK(later.still_blocked());  // and now it has joined the running grace period
   old_reader->release();
   old_reader->join();
-  earlier.join();
   CHECK(later.still_blocked());
   new_reader.release();
   later.join();
+  earlier.join();
 }
 
 TEST_CASE("saferecl.rcu.domain.func/2 R31: with no region open rcu_synchronize returns" *

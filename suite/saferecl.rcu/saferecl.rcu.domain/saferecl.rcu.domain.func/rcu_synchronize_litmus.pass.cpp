@@ -26,6 +26,12 @@ namespace {
 
 sut::rcu_domain& dom() noexcept { return sut::rcu_default_domain(); }
 
+// Busy-waits about n short steps: shifts one thread against the other by a different
+// amount each round, so that some rounds line their critical steps up exactly.
+void stagger(std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
 // Two threads meet at the start of every round, so that their rounds overlap.
 class rendezvous {
  public:
@@ -46,7 +52,7 @@ class rendezvous {
 // y, synchronizes and reads x. Forbidden: neither sees the other's write.
 TEST_CASE("saferecl.rcu.domain.func/2 R29: litmus: a region and a grace period cannot both miss each other's writes" *
           doctest::test_suite("core.concurrency")) {
-  constexpr std::size_t kRounds = 4000;
+  constexpr std::size_t kRounds = 20000;
   struct round_state {
     std::atomic<int> x{0}, y{0};
     int reader_saw_y = -1, updater_saw_x = -1;
@@ -58,6 +64,7 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: litmus: a region and a grace period c
     std::thread reader([&] {
       for (std::size_t i = 0; i < kRounds; ++i) {
         meet.arrive_and_wait(i);
+        stagger(i % 16);
         dom().lock();
         rounds[i].x.store(1, std::memory_order_relaxed);
         rounds[i].reader_saw_y = rounds[i].y.load(std::memory_order_relaxed);
@@ -66,6 +73,7 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: litmus: a region and a grace period c
     });
     for (std::size_t i = 0; i < kRounds; ++i) {
       meet.arrive_and_wait(i);
+      stagger(i / 16 % 16);
       rounds[i].y.store(1, std::memory_order_relaxed);
       sut::rcu_synchronize();
       rounds[i].updater_saw_x = rounds[i].x.load(std::memory_order_relaxed);

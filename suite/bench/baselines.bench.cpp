@@ -1,0 +1,86 @@
+// baselines.bench.cpp -- reference points compiled into every implementation's benchmark
+// binary, so that each implementation's numbers sit next to baselines measured by the same
+// process (and the baselines of two binaries, which should agree, show the run's noise):
+//
+//   baseline/empty_loop           the benchmark loop itself
+//   baseline/tls_increment        ++ and -- of an initial-exec thread_local with compiler
+//                                 barriers: the physical limit of an RCU read-side marker
+//   baseline/relaxed_store_reload a relaxed store into a thread-private slot, then an acquire
+//                                 load of a shared source: the two memory operations a
+//                                 hazard pointer's protect() cannot avoid
+//   baseline/seq_cst_exchange     the same slot published by a seq_cst exchange: what a
+//                                 protect() with a fence on the reader side costs
+//   baseline/shared_mutex_shared  std::shared_mutex lock_shared + unlock_shared: the
+//                                 lock-based alternative to a read-side region
+//
+// Every case runs at 1 and 2 threads; times are CPU time per operation and thread.
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <shared_mutex>
+
+#include "bench_support.hpp"
+
+namespace {
+
+using namespace saferecl_bench;
+
+void empty_loop(benchmark::State& state) {
+  for (auto _ : state) {
+  }
+}
+
+thread_local constinit unsigned long tls_nesting __attribute__((tls_model("initial-exec"))) = 0;
+
+void tls_increment(benchmark::State& state) {
+  for (auto _ : state) {
+    ++tls_nesting;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    --tls_nesting;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+}
+
+// Thread-private slots, one cache line each, and one shared source on a line of its own.
+struct alignas(64) Slot {
+  std::atomic<void*> value{nullptr};
+};
+Slot g_slots[kMaxThreads];
+Slot g_source;
+
+void relaxed_store_reload(benchmark::State& state) {
+  std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
+  void* seen = g_source.value.load(std::memory_order_relaxed);
+  for (auto _ : state) {
+    slot.store(seen, std::memory_order_relaxed);
+    seen = g_source.value.load(std::memory_order_acquire);
+    benchmark::DoNotOptimize(seen);
+  }
+}
+
+void seq_cst_exchange(benchmark::State& state) {
+  std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
+  void* seen = g_source.value.load(std::memory_order_relaxed);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(slot.exchange(seen, std::memory_order_seq_cst));
+    seen = g_source.value.load(std::memory_order_acquire);
+    benchmark::DoNotOptimize(seen);
+  }
+}
+
+std::shared_mutex g_shared_mutex;
+
+void shared_mutex_shared(benchmark::State& state) {
+  for (auto _ : state) {
+    g_shared_mutex.lock_shared();
+    g_shared_mutex.unlock_shared();
+  }
+}
+
+}  // namespace
+
+SAFERECL_BENCH(empty_loop, "baseline/empty_loop");
+SAFERECL_BENCH(tls_increment, "baseline/tls_increment");
+SAFERECL_BENCH(relaxed_store_reload, "baseline/relaxed_store_reload");
+SAFERECL_BENCH(seq_cst_exchange, "baseline/seq_cst_exchange");
+SAFERECL_BENCH(shared_mutex_shared, "baseline/shared_mutex_shared");

@@ -1,0 +1,31 @@
+// What the benchmark programs share: the registration macros that fix the thread counts and
+// the timing of a case, so that ./conformance bench reads every case the same way.
+//
+// ./conformance bench runs one case per process (--benchmark_filter=^<name>$), alternating
+// implementations, and takes from Google Benchmark's JSON:
+//   * the case's time per iteration: CPU time (per thread) for SAFERECL_BENCH, wall-clock
+//     time for SAFERECL_BENCH_REAL_TIME (cases that block or wait for other threads, where
+//     CPU time would leave the waiting out; at 2 threads it is wall time over the iterations
+//     of both threads);
+//   * divided by the counter kObjectsPerIteration when a case sets it (an iteration that
+//     handles a batch of objects reports the time per object).
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+namespace saferecl_bench {
+
+inline constexpr int kMaxThreads = 64;
+inline constexpr const char* kObjectsPerIteration = "objects_per_iteration";
+
+// Declares that each iteration of the calling case handles `n` objects.
+inline void set_objects_per_iteration(benchmark::State& state, double n) {
+  state.counters[kObjectsPerIteration] = benchmark::Counter(n, benchmark::Counter::kAvgThreads);
+}
+
+}  // namespace saferecl_bench
+
+#define SAFERECL_BENCH(function, name) \
+  BENCHMARK(function)->Name(name)->Threads(1)->Threads(2)
+#define SAFERECL_BENCH_REAL_TIME(function, name) \
+  BENCHMARK(function)->Name(name)->Threads(1)->Threads(2)->UseRealTime()
