@@ -248,6 +248,8 @@ void fence_before_scan() noexcept {
   if (SAFERECL_MUTANT("MH-03")) return;  // and relaxed loads in load_hazard
   if constexpr (kTsanBuild)
     std::atomic_thread_fence(std::memory_order_seq_cst);
+  else if (SAFERECL_MUTANT("MH-02"))  // the reader's half of the asymmetric pair is gone too
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   else
     heavy_fence();
 }

@@ -241,7 +241,7 @@ void wait_for_readers(rcu_domain& d) noexcept {
   if (hold) g.reg_lock.lock();
   for (unsigned round = 0;; ++round) {
     if (!any_blocking_reader(cur, hold)) break;
-    if (SAFERECL_MUTANT("MR-17")) { std::this_thread::yield(); continue; }  // busy-wait
+    if (SAFERECL_MUTANT("MR-17")) { cpu_relax(); continue; }  // busy-wait: spins, never sleeps
     if (round < kSpinScans) { cpu_relax(); continue; }
     // Sleep, ordering argument (d): the futex word is read before the rescan.
     u32 seen = g.gp_futex.load(std::memory_order_acquire);
@@ -395,6 +395,7 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
     futex_wake_all(g.gp_futex);
   }
   if (t_in_executor) return;  // an unlock inside a deleter runs nothing
+  if (SAFERECL_MUTANT("NB-R2")) return;  // conforming: only rcu_barrier runs deleters
   if ((flags.load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) run_ready(d, false);
 }
 
@@ -434,7 +435,7 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
 
   const bool over = pending >= kRcuRetireThreshold;
   if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
-  if (t_in_executor) return;  // a deleter's retire only queues
+  if (t_in_executor || SAFERECL_MUTANT("NB-R2")) return;  // a deleter's retire only queues
   if (in_own_region()) {      // never run or wait inside one's own region: defer
     std::atomic<u64>& w = tls_rcu_reader.ctr;  // the outermost unlock drives instead
     if (over) w.store(w.load(std::memory_order_relaxed) | kRcuOwesBit, kRcuPublish);
@@ -458,6 +459,8 @@ void rcu_synchronize(rcu_domain& d) noexcept {
   const std::uint64_t s = detail::g.gp_seq.load(std::memory_order_seq_cst);
   detail::drive_until(d, SAFERECL_MUTANT("MR-19") ? detail::target_joining(s)
                                                   : detail::target_after(s));
+  // Conforming variant: also run whatever that grace period made ready.
+  if (SAFERECL_MUTANT("NB-R1") && !detail::t_in_executor) detail::run_ready(d, true);
 }
 
 void rcu_barrier(rcu_domain& d) noexcept {

@@ -16,8 +16,10 @@
 //    once the reader has left, grace periods resume (stall detection) and the final
 //    rcu_barrier reclaims every retired object exactly once (R5, R33).
 //  - qoi (RX-10, MR-17): a synchronize that waits for the long reader sleeps: the
-//    observer's CPU time stays under 20% of the wall time it spent waiting. (Run
-//    without short readers: their unlocks legitimately wake a sleeping waiter.)
+//    observer's CPU time stays under 20% of the wall time it spent waiting. Run with the
+//    observer as the only updater -- no writer, synchronizer or short readers -- so that
+//    its own call runs the grace period (another updater could run it and spin while
+//    the observer sleeps on a lock), and no unlock legitimately wakes a sleeping waiter.
 //
 // Knobs: holds of 800 ms (below the 2 s stall limit); 1 cycle x scale (core), 1 (qoi);
 // 2 short readers (x sqrt(scale)).
@@ -46,6 +48,7 @@ struct options {
   const char* name;
   std::uint64_t cycles;
   bool short_readers;
+  bool updaters;  // the writer and the back-to-back synchronizer
 };
 
 struct outcome {
@@ -63,8 +66,10 @@ outcome long_reader(const options& opt) {
   torture t(opt.name);
   progress cycles_done, writes, syncs;
   std::vector<progress> short_reads(shorts);
-  t.watch("writer", writes);
-  t.watch("synchronizer", syncs);
+  if (opt.updaters) {
+    t.watch("writer", writes);
+    t.watch("synchronizer", syncs);
+  }
   for (std::size_t i = 0; i < shorts; ++i) t.watch("short reader " + str(i), short_reads[i]);
   std::mutex retired_mutex;
   std::vector<object_log::id_t> retired;
@@ -95,18 +100,20 @@ outcome long_reader(const options& opt) {
     }
     t.stop();  // the run is as long as the cycles
   });
-  group.spawn([&] {  // the writer
-    while (t.running()) {
-      rcu_object* old = current.exchange(new rcu_object, std::memory_order_acq_rel);
-      {
-        std::lock_guard lock(retired_mutex);
-        retired.push_back(old->id);
+  if (opt.updaters) {
+    group.spawn([&] {  // the writer
+      while (t.running()) {
+        rcu_object* old = current.exchange(new rcu_object, std::memory_order_acq_rel);
+        {
+          std::lock_guard lock(retired_mutex);
+          retired.push_back(old->id);
+        }
+        sut::rcu_retire(old, quarantine_deleter{});
+        writes.bump();
+        std::this_thread::sleep_for(20us);
       }
-      sut::rcu_retire(old, quarantine_deleter{});
-      writes.bump();
-      std::this_thread::sleep_for(20us);
-    }
-  });
+    });
+  }
   // A synchronize that the hold must block, and what it cost; false if it returned early.
   auto synchronize_and_check = [&](segment& seg, std::uint64_t it, bool measure) {
     const std::uint64_t held = holding.load(std::memory_order_acquire);
@@ -125,15 +132,17 @@ outcome long_reader(const options& opt) {
     waited_wall += wall1 - wall0;
     waited_cpu += cpu1 - cpu0;
   };
-  group.spawn([&] {  // the synchronizer: back to back, some calls straddle the reader's lock
-    rng r(1);
-    segment seg("synchronizer", 1, "cycle held", "cycle left after return");
-    for (std::uint64_t it = 0; t.running(); ++it) {
-      synchronize_and_check(seg, it, false);
-      syncs.bump();
-      std::this_thread::sleep_for(std::chrono::microseconds(r.below(2000)));
-    }
-  });
+  if (opt.updaters) {
+    group.spawn([&] {  // the synchronizer: back to back, some calls straddle the reader's lock
+      rng r(1);
+      segment seg("synchronizer", 1, "cycle held", "cycle left after return");
+      for (std::uint64_t it = 0; t.running(); ++it) {
+        synchronize_and_check(seg, it, false);
+        syncs.bump();
+        std::this_thread::sleep_for(std::chrono::microseconds(r.below(2000)));
+      }
+    });
+  }
   group.spawn([&] {  // the observer: one synchronize per hold, started once it is seen
     segment seg("observer", 2, "cycle held", "cycle left after return");
     for (std::uint64_t k = 1; t.running(); ++k) {
@@ -188,13 +197,15 @@ outcome long_reader(const options& opt) {
 
 TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-10: a long reader holds back synchronize and reclamation until it leaves" *
           doctest::test_suite("core.stress")) {
-  const outcome o = long_reader({.name = "RX-10", .cycles = scaled(1), .short_readers = true});
+  const outcome o = long_reader(
+      {.name = "RX-10", .cycles = scaled(1), .short_readers = true, .updaters = true});
   CHECK(o.waited_syncs >= 1);
 }
 
 TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-10: a synchronize blocked by a long reader does not busy-wait" *
           doctest::test_suite("qoi.stress")) {
-  const outcome o = long_reader({.name = "RX-10 cpu", .cycles = 1, .short_readers = false});
+  const outcome o = long_reader(
+      {.name = "RX-10 cpu", .cycles = 1, .short_readers = false, .updaters = false});
   CHECK(o.waited_syncs >= 1);
   CHECK_MESSAGE(o.cpu_share < kMaxCpuShare, "the waiting synchronizer used ",
                 o.cpu_share * 100, "% of a CPU");

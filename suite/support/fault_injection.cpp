@@ -1,4 +1,5 @@
 #include "support/fault_injection.hpp"
+#include "support/not_applicable.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +93,11 @@ std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    // The child met something the adapter cannot do: so does the test, for the same reason.
+    if (t.exit_code == kNotApplicableExitCode) {
+      std::fputs(t.output.c_str(), stderr);
+      not_applicable("a child of the fault-injection sweep ended NOT APPLICABLE (above)");
+    }
     trials.push_back(std::move(t));
     if (trials.back().exit_code != kThrew) break;  // completed, or a violation: stop
   }

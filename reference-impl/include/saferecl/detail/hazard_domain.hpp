@@ -227,7 +227,9 @@ inline void hazard_retire(hazard_retired_node* n) noexcept {
   if (t.phase == hazard_phase::alive) [[likely]] {
     hazard_node_access::next(n) = t.retired;
     t.retired = n;
-    if (++t.retired_count >= t.threshold && !SAFERECL_MUTANT("MH-12")) [[unlikely]]
+    // NB-H1 (conforming variant): a reclamation pass on every retire.
+    if ((++t.retired_count >= t.threshold || SAFERECL_MUTANT("NB-H1")) &&
+        !SAFERECL_MUTANT("MH-12")) [[unlikely]]
       hazard_retire_overflow(t);
     return;
   }
