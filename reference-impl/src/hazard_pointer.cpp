@@ -385,7 +385,8 @@ hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noex
 void pass_alive(hazard_thread_state& t) noexcept {
   t.in_pass = true;
   for (;;) {
-    hazard_retired_node* list = std::exchange(t.retired, nullptr);
+    // MH-30: the private list is read, not detached: what the pass reclaims stays on it
+    hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);
     t.retired_count = 0;
     list = concat(list, take_shared());
     split_result s = scan(list, t, /*reuse=*/true);
@@ -555,6 +556,17 @@ void hazard_release_to_home(hazard_ref h) noexcept {
     return;
   }
   release_to_pool(r);
+}
+
+// MH-28: protection kept per object rather than per holder: ending one holder's epoch on an
+// object (reset, destroy, clear) ends every holder's epoch on it.
+void hazard_unprotect_everywhere(const void* p) noexcept {
+  if (p == nullptr) return;
+  for_each_record([p](hazard_record& r) {
+    const void* expected = p;
+    r.hazard.compare_exchange_strong(expected, nullptr, std::memory_order_release,
+                                     std::memory_order_relaxed);
+  });
 }
 
 // MH-09: retire under a non-recursive lock that the pass keeps while the deleters run; a

@@ -210,6 +210,14 @@ void init_once() noexcept {
 
 inline void ensure_init() noexcept { (void)::pthread_once(&g_once, &init_once); }
 
+// MR-33, MR-34: an allocation that a mutant's design makes (a per-call waiter record, a
+// heap-allocated reader record). It is kept reachable, so the compiler cannot elide it;
+// called from a noexcept function, its bad_alloc terminates.
+std::atomic<void*> g_mutant_allocation{nullptr};
+void mutant_allocate(std::size_t n) {
+  ::operator delete(g_mutant_allocation.exchange(::operator new(n), std::memory_order_acq_rel));
+}
+
 // ---------------------------------------------------------------------------- registry
 // Scan: is some reader inside a region that the current wait must outlast? `cur` is the
 // domain word; a region blocks when it is active and began in the other phase.
@@ -227,7 +235,7 @@ bool any_blocking_reader(u64 cur, bool lock_held) noexcept {
   for (rcu_reader_tls* p = g.registry; p; p = p->next) {
     u64 c = p->ctr.load(order);
     if (SAFERECL_MUTANT("MR-05")) c = narrow_view(c);
-    if ((c & kRcuDepthMask) == 0) continue;
+    if ((c & kRcuDepthMask) == 0 && !SAFERECL_MUTANT("MR-35")) continue;  // MR-35: idle = phase 0
     if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) { blocking = true; break; }
   }
   if (!lock_held) g.reg_lock.unlock();
@@ -271,7 +279,10 @@ void run_grace_period(rcu_domain& d) noexcept {
   std::atomic<u64>& word = acc::gp_ctr(d);
   word.store(word.load(std::memory_order_relaxed) ^ kRcuPhaseBit, std::memory_order_seq_cst);
   wait_for_readers(d);                                     // readers of the old phase
-  g.gp_seq.store(s + 2, std::memory_order_seq_cst);
+  if (SAFERECL_MUTANT("MR-36"))  // "guarded by gp_lock": a plain store, read outside the lock
+    *reinterpret_cast<volatile u64*>(&g.gp_seq) = s + 2;
+  else
+    g.gp_seq.store(s + 2, std::memory_order_seq_cst);
   publish_ready_hint(d);
 }
 
@@ -368,6 +379,7 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
   u64 c = w.load(std::memory_order_relaxed);
   if (c == kRcuUnregistered) {  // the thread's first region: link its record
     ensure_init();              // decides the fence mode first
+    if (SAFERECL_MUTANT("MR-34")) mutant_allocate(sizeof(rcu_reader_tls));  // heap record
     g.reg_lock.lock();
     registry_link(&tls_rcu_reader);
     g.reg_lock.unlock();
@@ -455,6 +467,7 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
 void rcu_synchronize(rcu_domain& d) noexcept {
   if (SAFERECL_MUTANT("MR-01")) return;  // busted synchronize
   detail::ensure_init();
+  if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
   detail::light_fence();  // (a): the caller's prior stores before the snapshot
   const std::uint64_t s = detail::g.gp_seq.load(std::memory_order_seq_cst);
   detail::drive_until(d, SAFERECL_MUTANT("MR-19") ? detail::target_joining(s)
@@ -465,7 +478,9 @@ void rcu_synchronize(rcu_domain& d) noexcept {
 
 void rcu_barrier(rcu_domain& d) noexcept {
   using detail::g;
+  if (SAFERECL_MUTANT("MR-28")) return rcu_synchronize(d);  // waits for runnable, not for run
   detail::ensure_init();
+  if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
   g.cb_lock.lock();
   const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
   const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
@@ -473,7 +488,10 @@ void rcu_barrier(rcu_domain& d) noexcept {
     if (g.taken_count < target) {  // some are still queued: make them runnable, run them
       g.cb_lock.unlock();
       detail::drive_until(d, target_snap);
+      const bool locked = SAFERECL_MUTANT("MR-37");  // deleters run inside the GP section
+      if (locked) { g.gp_lock.lock(); g.reg_lock.lock(); }
       detail::run_ready(d, true);
+      if (locked) { g.reg_lock.unlock(); g.gp_lock.unlock(); }
       g.cb_lock.lock();
       continue;
     }
@@ -482,7 +500,7 @@ void rcu_barrier(rcu_domain& d) noexcept {
       for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
         if (t->lo < target) { older_inflight = true; break; }
     }
-    if (!older_inflight) break;
+    if (!older_inflight && !SAFERECL_MUTANT("MR-29")) break;  // MR-29: sleeps unconditionally
     const std::uint32_t seen = g.barrier_futex.load(std::memory_order_relaxed);
     ++g.barrier_waiters;
     g.cb_lock.unlock();

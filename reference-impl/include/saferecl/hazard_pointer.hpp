@@ -175,7 +175,8 @@
 //   reclaiming thread.
 // - Deleters run only inside retire() calls and in the exit hook of a thread.
 // - Mutation points (SAFERECL_MUTANT("MH-xx"), detail/mutation.hpp) are compiled out of
-//   the normal build; see mutants/ for what each one breaks.
+//   the normal build; see mutants/ for what each one breaks. The compile-time API mutants
+//   (SAFERECL_API_MUTANT_IS(n), AM-xx) exist only in a build configured for one of them.
 #pragma once
 
 #include <atomic>
@@ -195,7 +196,7 @@ namespace saferecl {
 
 class hazard_pointer;
 hazard_pointer make_hazard_pointer();
-void swap(hazard_pointer&, hazard_pointer&) noexcept;
+void swap(hazard_pointer&, hazard_pointer&) noexcept(!SAFERECL_API_MUTANT_IS(13));  // AM-13
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
 
@@ -211,7 +212,11 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
   using saferecl_hp_base_type_ = hazard_pointer_obj_base;
 
   void retire(D d = D()) noexcept {
+#if SAFERECL_API_MUTANT_IS(14)  // AM-14: the naive Mandates check (any base, any path)
+    constexpr bool ok = std::is_base_of_v<hazard_pointer_obj_base, T>;
+#else
     constexpr bool ok = detail::hazard_retirable_impl<T, hazard_pointer_obj_base>();
+#endif
     static_assert(ok, SAFERECL_HP_MANDATE_MESSAGE);
     if constexpr (ok) {
       if (!SAFERECL_MUTANT("MH-07")) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
@@ -223,7 +228,11 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
     }
   }
 
+#if SAFERECL_API_MUTANT_IS(5)
+ public:  // AM-05: the base can be created, copied and destroyed on its own
+#else
  protected:
+#endif
   hazard_pointer_obj_base() = default;
   hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
   hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
@@ -235,7 +244,9 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
   // Runs on the reclaiming thread: invokes the stored deleter with the complete object.
   static void saferecl_hp_reclaim_(detail::hazard_retired_node* n) noexcept {
     auto* self = static_cast<hazard_pointer_obj_base*>(n);
-    self->saferecl_hp_deleter_(static_cast<T*>(self));
+    // MH-29: the node is taken for the T* through void* (as if the base came first)
+    self->saferecl_hp_deleter_(SAFERECL_MUTANT("MH-29") ? static_cast<T*>(static_cast<void*>(self))
+                                                        : static_cast<T*>(self));
   }
 
   [[no_unique_address]] D saferecl_hp_deleter_{};
@@ -245,20 +256,41 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
 // [saferecl.hp.holder]
 // ---------------------------------------------------------------------------------------
 
+// Compile-time API mutants (AM-xx, detail/mutation.hpp) change a declaration only in a
+// mutation build configured with SAFERECL_API_MUTANT; noexcept(!SAFERECL_API_MUTANT_IS(n))
+// is plain noexcept everywhere else.
+#if SAFERECL_API_MUTANT_IS(11)
+class hazard_pointer final {  // AM-11: final, though the standard does not say so
+#else
 class hazard_pointer {
+#endif
  public:
+#if defined(SAFERECL_MUTATION_POINTS)  // MH-20: a default-constructed holder owns a hazard
+  hazard_pointer() noexcept {            // pointer (folly's old hazptr_holder); else empty
+    if (SAFERECL_MUTANT("MH-20")) rec_ = detail::hazard_acquire();
+  }
+#else
   hazard_pointer() noexcept = default;
+#endif
+#if SAFERECL_API_MUTANT_IS(3)  // AM-03: copyable (two owners of one record)
+  hazard_pointer(const hazard_pointer&) noexcept = default;
+  hazard_pointer& operator=(const hazard_pointer&) noexcept = default;
+#endif
 
   hazard_pointer(hazard_pointer&& other) noexcept
-      : rec_(std::exchange(other.rec_, detail::hazard_ref{})) {}
+      : rec_(std::exchange(other.rec_, detail::hazard_ref{})) {
+    if (SAFERECL_MUTANT("MH-23") && !empty()) detail::hazard_set(rec_, nullptr);  // move ends the epoch
+  }
 
   hazard_pointer& operator=(hazard_pointer&& other) noexcept {
     if (this != &other) [[likely]] {
+      if (SAFERECL_MUTANT("MH-21") && other.empty()) return *this;  // target keeps its hazard
       if (!empty()) detail::hazard_release(rec_);
       rec_ = std::exchange(other.rec_, detail::hazard_ref{});
     } else if (SAFERECL_MUTANT("MH-16") && !empty()) {  // self-move empties
       detail::hazard_release(std::exchange(rec_, detail::hazard_ref{}));
     }
+    if (SAFERECL_MUTANT("MH-22")) return static_cast<hazard_pointer&>(other);  // the source
     return *this;
   }
 
@@ -266,12 +298,18 @@ class hazard_pointer {
     if (!empty()) detail::hazard_release(rec_);
   }
 
-  bool empty() const noexcept { return rec_ == detail::hazard_ref{}; }
+  bool empty() const noexcept {
+    if (SAFERECL_MUTANT("MH-24") && rec_ != detail::hazard_ref{})  // "empty" = protects nothing
+      return detail::hazard_rec(rec_)->hazard.load(std::memory_order_relaxed) == nullptr;
+    return rec_ == detail::hazard_ref{};
+  }
 
   template <class T>
   T* protect(const std::atomic<T*>& src) noexcept {
-    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
+    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+                  SAFERECL_HP_MANDATE_MESSAGE);
     if (SAFERECL_MUTANT("MH-01")) return detail::hazard_protect_unvalidated(rec_, src);
+    if (SAFERECL_MUTANT("MH-25")) return detail::hazard_reload(src);  // never publishes a hazard
     // try_protect in a loop, minus the reset on failure (the next publish overwrites it).
     T* p = src.load(std::memory_order_relaxed);
     for (;;) {
@@ -285,11 +323,13 @@ class hazard_pointer {
 
   template <class T>
   bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
-    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
+    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+                  SAFERECL_HP_MANDATE_MESSAGE);
     T* old = ptr;                                           // step 1
     detail::hazard_publish(rec_, detail::hazard_key(old));  // step 2: reset_protection(old)
     if (SAFERECL_MUTANT("MH-01")) return true;              // never re-validated
     ptr = detail::hazard_reload(src);                       // step 3
+    if (SAFERECL_MUTANT("MH-27")) detail::hazard_set(rec_, nullptr);  // step 4 unconditional
     if (old == ptr) [[likely]]
       return true;
     if (!SAFERECL_MUTANT("MH-05")) detail::hazard_set(rec_, nullptr);  // step 4 (MH-05 skips)
@@ -297,14 +337,20 @@ class hazard_pointer {
   }
 
   template <class T>
-  void reset_protection(const T* ptr) noexcept {
-    static_assert(detail::hazard_protectable_v<T>, SAFERECL_HP_MANDATE_MESSAGE);
-    detail::hazard_set(rec_, detail::hazard_key(ptr));
+  void reset_protection(const T* ptr) noexcept(!SAFERECL_API_MUTANT_IS(1)) {  // AM-01
+    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+                  SAFERECL_HP_MANDATE_MESSAGE);
+    // MH-26: reset_protection(p) only ends the current epoch; p is never associated
+    detail::hazard_set(rec_, SAFERECL_MUTANT("MH-26") ? nullptr : detail::hazard_key(ptr));
   }
 
-  void reset_protection(std::nullptr_t = nullptr) noexcept { detail::hazard_set(rec_, nullptr); }
+  void reset_protection(std::nullptr_t = nullptr) noexcept(!SAFERECL_API_MUTANT_IS(1)) {  // AM-01
+    detail::hazard_set(rec_, nullptr);
+  }
 
-  void swap(hazard_pointer& other) noexcept { std::swap(rec_, other.rec_); }
+  void swap(hazard_pointer& other) noexcept(!SAFERECL_API_MUTANT_IS(13)) {  // AM-13
+    std::swap(rec_, other.rec_);
+  }
 
  private:
   friend hazard_pointer make_hazard_pointer();
@@ -322,6 +368,8 @@ class hazard_pointer {
 
 inline hazard_pointer make_hazard_pointer() { return hazard_pointer(detail::hazard_acquire()); }
 
-inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
+inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept(!SAFERECL_API_MUTANT_IS(13)) {
+  a.swap(b);  // AM-13: not noexcept
+}
 
 }  // namespace saferecl

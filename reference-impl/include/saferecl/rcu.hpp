@@ -127,7 +127,10 @@
 //     happens-before of (b) directly (and the StoreLoad steps are seq_cst on both sides).
 //
 // Mutation points (SAFERECL_MUTANT("MR-xx"), catalog: spec/mutants.md section 4.2) are
-// one-liners; in the normal build they are the constant false and compile away.
+// one-liners; in the normal build they are the constant false and compile away. The
+// compile-time API mutants (SAFERECL_API_MUTANT_IS(n), AM-xx, detail/mutation.hpp) change a
+// declaration only in a build configured for one of them; noexcept(!SAFERECL_API_MUTANT_IS(n))
+// is plain noexcept everywhere else.
 #pragma once
 
 #include <atomic>
@@ -147,8 +150,13 @@ namespace saferecl {
 
 class rcu_domain;
 rcu_domain& rcu_default_domain() noexcept;
+#if SAFERECL_API_MUTANT_IS(10)  // AM-10: no default argument: rcu_synchronize(), rcu_barrier()
+void rcu_synchronize(rcu_domain& dom) noexcept;
+void rcu_barrier(rcu_domain& dom) noexcept;
+#else
 void rcu_synchronize(rcu_domain& dom = rcu_default_domain()) noexcept;
 void rcu_barrier(rcu_domain& dom = rcu_default_domain()) noexcept;
+#endif
 template <class T, class D = std::default_delete<T>>
 void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain());
 
@@ -205,12 +213,32 @@ class rcu_obj_base {
  public:
   void retire(D d = D(), rcu_domain& dom = rcu_default_domain()) noexcept;
 
+#if SAFERECL_API_MUTANT_IS(6)
+ public:  // AM-06: the base can be created, copied and destroyed on its own
+#else
  protected:
+#endif
   rcu_obj_base() = default;
+#if SAFERECL_API_MUTANT_IS(12)  // AM-12: a copy resets the node instead of copying dead bits,
+                                // so the base is never trivially copyable
+  rcu_obj_base(const rcu_obj_base& other) noexcept
+      : saferecl_node_{}, saferecl_deleter_(other.saferecl_deleter_) {}
+  rcu_obj_base(rcu_obj_base&& other) noexcept
+      : saferecl_node_{}, saferecl_deleter_(std::move(other.saferecl_deleter_)) {}
+  rcu_obj_base& operator=(const rcu_obj_base& other) noexcept {
+    saferecl_deleter_ = other.saferecl_deleter_;
+    return *this;
+  }
+  rcu_obj_base& operator=(rcu_obj_base&& other) noexcept {
+    saferecl_deleter_ = std::move(other.saferecl_deleter_);
+    return *this;
+  }
+#else
   rcu_obj_base(const rcu_obj_base&) = default;
   rcu_obj_base(rcu_obj_base&&) = default;
   rcu_obj_base& operator=(const rcu_obj_base&) = default;
   rcu_obj_base& operator=(rcu_obj_base&&) = default;
+#endif
   ~rcu_obj_base() = default;
 
  private:
@@ -244,7 +272,7 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
   if constexpr (detail::rcu_has_base_v<T, D> && detail::rcu_public_unique_base_v<T, D> &&
                 detail::rcu_nonvirtual_base_v<T, D> && detail::rcu_no_other_base_v<T, D>) {
     T* x = static_cast<T*>(this);  // the complete object, whatever unary operator& T has
-    saferecl_deleter_ = std::move(d);
+    if (!SAFERECL_MUTANT("MR-27")) saferecl_deleter_ = std::move(d);  // MR-27: d dropped
     if (SAFERECL_MUTANT("MR-20")) {  // retire on top of an allocating path (terminates on OOM)
       rcu_retire(x, [](T* q) { static_cast<rcu_obj_base*>(q)->saferecl_deleter_(q); }, dom);
       return;
@@ -256,14 +284,27 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
 }
 
 // ----------------------------------------------------------------------------- rcu_domain
+#if SAFERECL_API_MUTANT_IS(11)
+class rcu_domain final {  // AM-11: final, though the standard does not say so
+#else
 class rcu_domain {
+#endif
  public:
   rcu_domain(const rcu_domain&) = delete;
   rcu_domain& operator=(const rcu_domain&) = delete;
+#if SAFERECL_API_MUTANT_IS(4)  // AM-04: movable (a moved-from domain keeps working: it is stateless here)
+  rcu_domain(rcu_domain&&) noexcept {}
+  rcu_domain& operator=(rcu_domain&&) noexcept { return *this; }
+#endif
 
-  void lock() noexcept;
-  bool try_lock() noexcept;
-  void unlock() noexcept;
+  // AM-02: a first region that allocates its reader record would make all three throwing.
+  void lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
+#if SAFERECL_API_MUTANT_IS(9)
+  int try_lock() noexcept;  // AM-09: try_lock returns int (1: locked), C style
+#else
+  bool try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
+#endif
+  void unlock() noexcept(!SAFERECL_API_MUTANT_IS(2));
 
  private:
   constexpr rcu_domain() noexcept = default;
@@ -280,9 +321,14 @@ class rcu_domain {
             sizeof(std::atomic<std::uint32_t>)] = {};
 };
 
-inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::s_default_; }
+inline rcu_domain& rcu_default_domain() noexcept {
+#if defined(SAFERECL_MUTATION_POINTS)  // MR-30: the domain's state kept per thread
+  if (SAFERECL_MUTANT("MR-30")) { static thread_local constinit rcu_domain mine; return mine; }
+#endif
+  return rcu_domain::s_default_;
+}
 
-inline void rcu_domain::lock() noexcept {
+inline void rcu_domain::lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   std::uint64_t c = w.load(std::memory_order_relaxed);
   if (SAFERECL_MUTANT("MR-06") && (c & detail::kRcuSpecialBit) == 0) c = 0;  // no nesting
@@ -298,13 +344,17 @@ inline void rcu_domain::lock() noexcept {
   }
 }
 
-inline bool rcu_domain::try_lock() noexcept {
+#if SAFERECL_API_MUTANT_IS(9)
+inline int rcu_domain::try_lock() noexcept {  // AM-09
+#else
+inline bool rcu_domain::try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
+#endif
   if (SAFERECL_MUTANT("MR-24")) return false;  // try_lock fails and opens no region
   lock();
   return true;
 }
 
-inline void rcu_domain::unlock() noexcept {
+inline void rcu_domain::unlock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   const std::uint64_t c = w.load(std::memory_order_relaxed);
   if (__builtin_expect((c << 1) == 2, 1) && !SAFERECL_MUTANT("MR-06")) {  // depth 1, no bits
@@ -325,10 +375,18 @@ inline void rcu_domain::unlock() noexcept {
 // ------------------------------------------------------------------------------ rcu_retire
 template <class T, class D>
 void rcu_retire(T* p, D d, rcu_domain& dom) {
-  static_assert(std::is_move_constructible_v<D>,
+  static_assert(std::is_move_constructible_v<D> || SAFERECL_API_MUTANT_IS(8),  // AM-08
                 "rcu_retire(p, d, dom): the deleter type D must be move-constructible");
   static_assert(std::is_invocable_v<D&, T*&>,
                 "rcu_retire(p, d, dom): d(p) must be well-formed (D must be callable with T*)");
+#if SAFERECL_API_MUTANT_IS(8)
+  // AM-08: no Mandates check; a deleter that cannot be moved into the queue is evaluated in
+  // place after a grace period (and deadlocks when called inside a region).
+  if constexpr (!std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
+    rcu_synchronize(dom);
+    d(p);
+  } else
+#endif
   if constexpr (std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
     if (SAFERECL_MUTANT("MR-21")) {  // on failure, still evaluates d(p), then rethrows
       try {
@@ -340,6 +398,9 @@ void rcu_retire(T* p, D d, rcu_domain& dom) {
       }
       return;
     }
+    if (SAFERECL_MUTANT("MR-32") && p == nullptr) return;  // "nothing to delete": d(p) skipped
+    if constexpr (std::is_default_constructible_v<D>)  // MR-31: a fresh D() replaces d
+      if (SAFERECL_MUTANT("MR-31")) return detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, D()));
     // The new-expression allocates before it moves d: a throw schedules nothing.
     detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d)));
   }

@@ -146,6 +146,7 @@ hazard_ref hazard_ref_for(hazard_record* r) noexcept;            // tag with the
 // Mutation-only entry points (kept out of line so the fast paths stay readable).
 void hazard_release_to_home(hazard_ref h) noexcept;              // MH-14
 void hazard_retire_locked(hazard_retired_node* n) noexcept;      // MH-09
+void hazard_unprotect_everywhere(const void* p) noexcept;        // MH-28
 
 // ---------------------------------------------------------------------------------------
 // Inline fast paths
@@ -188,6 +189,8 @@ inline T* hazard_reload(const std::atomic<T*>& src) noexcept {
 // store: everything the owner did with the previously protected object happens before a
 // pass that reads the new value and then reclaims that object.
 inline void hazard_set(hazard_ref h, const void* p) noexcept {
+  if (SAFERECL_MUTANT("MH-28") && p == nullptr)  // one protection flag per object, not per holder
+    hazard_unprotect_everywhere(hazard_rec(h)->hazard.load(std::memory_order_relaxed));
   hazard_rec(h)->hazard.store(p, std::memory_order_release);
 }
 
