@@ -190,6 +190,10 @@
 #include "saferecl/detail/hazard_traits.hpp"
 #include "saferecl/detail/mutation.hpp"
 
+#if SAFERECL_API_MUTANT_IS(24)
+#include <vector>  // AM-24
+#endif
+
 #define SAFERECL_LIB_HAZARD_POINTER 202606L
 
 namespace saferecl {
@@ -197,30 +201,51 @@ namespace saferecl {
 class hazard_pointer;
 hazard_pointer make_hazard_pointer();
 void swap(hazard_pointer&, hazard_pointer&) noexcept(!SAFERECL_API_MUTANT_IS(13));  // AM-13
+#if SAFERECL_API_MUTANT_IS(24)  // AM-24: the batch functions take a vector, not a span
+void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch);
+void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept;
+#else
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
+#endif
 
 // ---------------------------------------------------------------------------------------
 // [saferecl.hp.base]
 // ---------------------------------------------------------------------------------------
 
+#if SAFERECL_API_MUTANT_IS(16)  // AM-16: the default deleter is the library's own, not default_delete<T>
+namespace detail {
+template <class T>
+struct hazard_delete {
+  void operator()(T* p) const noexcept { delete p; }
+};
+}  // namespace detail
+template <class T, class D = detail::hazard_delete<T>>
+#else
 template <class T, class D = std::default_delete<T>>
+#endif
 class hazard_pointer_obj_base : public detail::hazard_retired_node {
  public:
   // Implementation detail used by the hazard-protectable check (found through T).
   using saferecl_hp_object_type_ = T;
   using saferecl_hp_base_type_ = hazard_pointer_obj_base;
 
-  void retire(D d = D()) noexcept {
-#if SAFERECL_API_MUTANT_IS(14)  // AM-14: the naive Mandates check (any base, any path)
-    constexpr bool ok = std::is_base_of_v<hazard_pointer_obj_base, T>;
+  void retire(D d = D()) noexcept(!SAFERECL_API_MUTANT_IS(19)) {  // AM-19: not noexcept
+#if SAFERECL_API_MUTANT_IS(14) || SAFERECL_API_MUTANT_IS(25)  // AM-14, AM-25: the naive
+    constexpr bool ok = std::is_base_of_v<hazard_pointer_obj_base, T>;  // check (any base, any path)
 #else
     constexpr bool ok = detail::hazard_retirable_impl<T, hazard_pointer_obj_base>();
 #endif
     static_assert(ok, SAFERECL_HP_MANDATE_MESSAGE);
+    static_assert(!SAFERECL_API_MUTANT_IS(26) || !std::is_final_v<T>,  // AM-26: a final T is
+                  SAFERECL_HP_MANDATE_MESSAGE);                        // rejected
     if constexpr (ok) {
       if (!SAFERECL_MUTANT("MH-07")) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
+#if SAFERECL_API_MUTANT_IS(25)  // AM-25: T reached through void* (as if the base came first)
+      T* obj = static_cast<T*>(static_cast<void*>(this));
+#else
       T* obj = static_cast<T*>(this);
+#endif
       const void* key = static_cast<const void*>(obj);
       if (SAFERECL_MUTANT("MH-06")) key = static_cast<const void*>(this);  // base address
       detail::hazard_node_access::prepare(this, key, &saferecl_hp_reclaim_);
@@ -238,15 +263,19 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
   hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
   hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
   hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
-  ~hazard_pointer_obj_base() = default;
+  ~hazard_pointer_obj_base() noexcept(!SAFERECL_API_MUTANT_IS(15)) = default;  // AM-15
 
  private:
   // Runs on the reclaiming thread: invokes the stored deleter with the complete object.
   static void saferecl_hp_reclaim_(detail::hazard_retired_node* n) noexcept {
     auto* self = static_cast<hazard_pointer_obj_base*>(n);
+#if SAFERECL_API_MUTANT_IS(25)  // AM-25: through void*, whatever the base
+    self->saferecl_hp_deleter_(static_cast<T*>(static_cast<void*>(self)));
+#else
     // MH-29: the node is taken for the T* through void* (as if the base came first)
     self->saferecl_hp_deleter_(SAFERECL_MUTANT("MH-29") ? static_cast<T*>(static_cast<void*>(self))
                                                         : static_cast<T*>(self));
+#endif
   }
 
   [[no_unique_address]] D saferecl_hp_deleter_{};
@@ -266,23 +295,23 @@ class hazard_pointer {
 #endif
  public:
 #if defined(SAFERECL_MUTATION_POINTS)  // MH-20: a default-constructed holder owns a hazard
-  hazard_pointer() noexcept {            // pointer (folly's old hazptr_holder); else empty
+  hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // pointer (folly's old hazptr_holder); else empty
     if (SAFERECL_MUTANT("MH-20")) rec_ = detail::hazard_acquire();
   }
 #else
-  hazard_pointer() noexcept = default;
+  hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(21)) = default;  // AM-21
 #endif
 #if SAFERECL_API_MUTANT_IS(3)  // AM-03: copyable (two owners of one record)
   hazard_pointer(const hazard_pointer&) noexcept = default;
   hazard_pointer& operator=(const hazard_pointer&) noexcept = default;
 #endif
 
-  hazard_pointer(hazard_pointer&& other) noexcept
+  hazard_pointer(hazard_pointer&& other) noexcept(!SAFERECL_API_MUTANT_IS(21))  // AM-21
       : rec_(std::exchange(other.rec_, detail::hazard_ref{})) {
     if (SAFERECL_MUTANT("MH-23") && !empty()) detail::hazard_set(rec_, nullptr);  // move ends the epoch
   }
 
-  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
+  hazard_pointer& operator=(hazard_pointer&& other) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
     if (this != &other) [[likely]] {
       if (SAFERECL_MUTANT("MH-21") && other.empty()) return *this;  // target keeps its hazard
       if (!empty()) detail::hazard_release(rec_);
@@ -294,18 +323,18 @@ class hazard_pointer {
     return *this;
   }
 
-  SAFERECL_HP_INLINE ~hazard_pointer() {
+  SAFERECL_HP_INLINE ~hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(15)) {  // AM-15
     if (!empty()) detail::hazard_release(rec_);
   }
 
-  bool empty() const noexcept {
+  bool empty() const noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
     if (SAFERECL_MUTANT("MH-24") && rec_ != detail::hazard_ref{})  // "empty" = protects nothing
       return detail::hazard_rec(rec_)->hazard.load(std::memory_order_relaxed) == nullptr;
     return rec_ == detail::hazard_ref{};
   }
 
   template <class T>
-  T* protect(const std::atomic<T*>& src) noexcept {
+  T* protect(const std::atomic<T*>& src) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
     static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
                   SAFERECL_HP_MANDATE_MESSAGE);
     if (SAFERECL_MUTANT("MH-01")) return detail::hazard_protect_unvalidated(rec_, src);
@@ -322,7 +351,7 @@ class hazard_pointer {
   }
 
   template <class T>
-  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
+  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
     static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
                   SAFERECL_HP_MANDATE_MESSAGE);
     T* old = ptr;                                           // step 1
@@ -354,8 +383,13 @@ class hazard_pointer {
 
  private:
   friend hazard_pointer make_hazard_pointer();
+#if SAFERECL_API_MUTANT_IS(24)  // AM-24
+  friend void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch);
+  friend void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept;
+#else
   friend void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
   friend void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
+#endif
 
   explicit hazard_pointer(detail::hazard_ref h) noexcept : rec_(h) {}
 

@@ -149,7 +149,7 @@
 namespace saferecl {
 
 class rcu_domain;
-rcu_domain& rcu_default_domain() noexcept;
+rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17));  // AM-17
 #if SAFERECL_API_MUTANT_IS(10)  // AM-10: no default argument: rcu_synchronize(), rcu_barrier()
 void rcu_synchronize(rcu_domain& dom) noexcept;
 void rcu_barrier(rcu_domain& dom) noexcept;
@@ -157,10 +157,25 @@ void rcu_barrier(rcu_domain& dom) noexcept;
 void rcu_synchronize(rcu_domain& dom = rcu_default_domain()) noexcept;
 void rcu_barrier(rcu_domain& dom = rcu_default_domain()) noexcept;
 #endif
+#if SAFERECL_API_MUTANT_IS(18)  // AM-18: D has no default: rcu_retire(p) cannot deduce it
+template <class T, class D>
+#else
 template <class T, class D = std::default_delete<T>>
-void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain());
+#endif
+void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain())
+    noexcept(SAFERECL_API_MUTANT_IS(20) != 0);  // AM-20: noexcept; else potentially-throwing
 
+#if SAFERECL_API_MUTANT_IS(16)  // AM-16: the default deleter is the library's own, not default_delete<T>
+namespace detail {
+template <class T>
+struct rcu_delete {
+  void operator()(T* p) const noexcept { delete p; }
+};
+}  // namespace detail
+template <class T, class D = detail::rcu_delete<T>>
+#else
 template <class T, class D = std::default_delete<T>>
+#endif
 class rcu_obj_base;
 
 namespace detail {
@@ -211,7 +226,8 @@ struct rcu_retire_node final : rcu_cb_node {
 template <class T, class D>
 class rcu_obj_base {
  public:
-  void retire(D d = D(), rcu_domain& dom = rcu_default_domain()) noexcept;
+  void retire(D d = D(), rcu_domain& dom = rcu_default_domain())
+      noexcept(!SAFERECL_API_MUTANT_IS(19));  // AM-19
 
 #if SAFERECL_API_MUTANT_IS(6)
  public:  // AM-06: the base can be created, copied and destroyed on its own
@@ -239,7 +255,7 @@ class rcu_obj_base {
   rcu_obj_base& operator=(const rcu_obj_base&) = default;
   rcu_obj_base& operator=(rcu_obj_base&&) = default;
 #endif
-  ~rcu_obj_base() = default;
+  ~rcu_obj_base() noexcept(!SAFERECL_API_MUTANT_IS(15)) = default;  // AM-15
 
  private:
   template <class>
@@ -248,7 +264,11 @@ class rcu_obj_base {
 
   static void saferecl_run_(detail::rcu_cb_node* n) noexcept {
     T* x = static_cast<T*>(n->obj);
+#if SAFERECL_API_MUTANT_IS(25)  // AM-25: through void*, whatever the base
+    static_cast<rcu_obj_base*>(static_cast<void*>(x))->saferecl_deleter_(x);
+#else
     static_cast<rcu_obj_base*>(x)->saferecl_deleter_(x);
+#endif
   }
 
   detail::rcu_cb_node saferecl_node_;  // written by retire(); copying it copies dead bits
@@ -256,10 +276,21 @@ class rcu_obj_base {
 };
 
 template <class T, class D>
-void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
+void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept(!SAFERECL_API_MUTANT_IS(19)) {
   static_assert(detail::rcu_has_base_v<T, D>,
                 "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must derive from "
                 "rcu_obj_base<T, D>");
+  static_assert(!SAFERECL_API_MUTANT_IS(26) || !std::is_final_v<T>,  // AM-26: final T rejected
+                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must not be final");
+#if SAFERECL_API_MUTANT_IS(25)  // AM-25: only is_base_of is checked; T is reached through void*
+  if constexpr (detail::rcu_has_base_v<T, D>) {
+    T* x = static_cast<T*>(static_cast<void*>(this));
+    saferecl_deleter_ = std::move(d);
+    saferecl_node_.invoke = &saferecl_run_;
+    saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
+    detail::rcu_enqueue(dom, &saferecl_node_);
+  }
+#else
   static_assert(detail::rcu_public_unique_base_v<T, D>,
                 "rcu_obj_base<T, D>::retire: T is not rcu-protectable: its rcu_obj_base<T, D> "
                 "base must be public and appear exactly once");
@@ -281,6 +312,7 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
     saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
     detail::rcu_enqueue(dom, &saferecl_node_);
   }
+#endif
 }
 
 // ----------------------------------------------------------------------------- rcu_domain
@@ -292,6 +324,9 @@ class rcu_domain {
  public:
   rcu_domain(const rcu_domain&) = delete;
   rcu_domain& operator=(const rcu_domain&) = delete;
+#if SAFERECL_API_MUTANT_IS(15)
+  ~rcu_domain() noexcept(false) = default;  // AM-15: a destructor that may throw
+#endif
 #if SAFERECL_API_MUTANT_IS(4)  // AM-04: movable (a moved-from domain keeps working: it is stateless here)
   rcu_domain(rcu_domain&&) noexcept {}
   rcu_domain& operator=(rcu_domain&&) noexcept { return *this; }
@@ -301,14 +336,23 @@ class rcu_domain {
   void lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
 #if SAFERECL_API_MUTANT_IS(9)
   int try_lock() noexcept;  // AM-09: try_lock returns int (1: locked), C style
+#elif SAFERECL_API_MUTANT_IS(23)
+  // AM-23: no try_lock: only BasicLockable, not Lockable
 #else
   bool try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
 #endif
   void unlock() noexcept(!SAFERECL_API_MUTANT_IS(2));
 
+#if SAFERECL_API_MUTANT_IS(22)
+ public:  // AM-22: default-constructible: a program can create a domain of its own
+  constexpr rcu_domain() noexcept = default;
+
+ private:
+#else
  private:
   constexpr rcu_domain() noexcept = default;
-  friend rcu_domain& rcu_default_domain() noexcept;
+#endif
+  friend rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17));  // AM-17
   friend struct detail::rcu_domain_access;
 
   static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu.cpp
@@ -321,7 +365,7 @@ class rcu_domain {
             sizeof(std::atomic<std::uint32_t>)] = {};
 };
 
-inline rcu_domain& rcu_default_domain() noexcept {
+inline rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17)) {  // AM-17
 #if defined(SAFERECL_MUTATION_POINTS)  // MR-30: the domain's state kept per thread
   if (SAFERECL_MUTANT("MR-30")) { static thread_local constinit rcu_domain mine; return mine; }
 #endif
@@ -344,6 +388,7 @@ inline void rcu_domain::lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   }
 }
 
+#if !SAFERECL_API_MUTANT_IS(23)  // AM-23: no try_lock
 #if SAFERECL_API_MUTANT_IS(9)
 inline int rcu_domain::try_lock() noexcept {  // AM-09
 #else
@@ -353,6 +398,7 @@ inline bool rcu_domain::try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   lock();
   return true;
 }
+#endif
 
 inline void rcu_domain::unlock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
@@ -374,10 +420,11 @@ inline void rcu_domain::unlock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
 
 // ------------------------------------------------------------------------------ rcu_retire
 template <class T, class D>
-void rcu_retire(T* p, D d, rcu_domain& dom) {
+void rcu_retire(T* p, D d, rcu_domain& dom) noexcept(SAFERECL_API_MUTANT_IS(20) != 0) {  // AM-20
   static_assert(std::is_move_constructible_v<D> || SAFERECL_API_MUTANT_IS(8),  // AM-08
                 "rcu_retire(p, d, dom): the deleter type D must be move-constructible");
-  static_assert(std::is_invocable_v<D&, T*&>,
+  // AM-27: no check that d(p) is well-formed; the guard below then drops the call silently.
+  static_assert(std::is_invocable_v<D&, T*&> || SAFERECL_API_MUTANT_IS(27),
                 "rcu_retire(p, d, dom): d(p) must be well-formed (D must be callable with T*)");
 #if SAFERECL_API_MUTANT_IS(8)
   // AM-08: no Mandates check; a deleter that cannot be moved into the queue is evaluated in

@@ -47,6 +47,19 @@
 //   AM-12 rcu_obj_base not trivially copyable (its copy operations reset the node)
 //   AM-13 member and non-member swap of hazard_pointer not noexcept
 //   AM-14 hazard_pointer_obj_base::retire checks only is_base_of (naive Mandates)
+//   AM-15 ~hazard_pointer, ~rcu_domain, ~hazard_pointer_obj_base, ~rcu_obj_base noexcept(false)
+//   AM-16 the default deleter of both object bases is not default_delete<T>
+//   AM-17 rcu_default_domain not noexcept
+//   AM-18 rcu_retire without the default template argument D = default_delete<T>
+//   AM-19 hazard_pointer_obj_base::retire and rcu_obj_base::retire not noexcept
+//   AM-20 rcu_retire unconditionally noexcept
+//   AM-21 hazard_pointer's constructors, move assignment, empty, protect, try_protect not noexcept
+//   AM-22 rcu_domain publicly default-constructible
+//   AM-23 rcu_domain without try_lock (BasicLockable, not Lockable)
+//   AM-24 the batch functions take std::vector<hazard_pointer>& (src/hazard_pointer.cpp too)
+//   AM-25 both retire()s check only is_base_of and reach T through void*
+//   AM-26 both retire()s reject a final T
+//   AM-27 rcu_retire does not check that d(p) is well-formed (the call is then dropped)
 #pragma once
 
 #if defined(SAFERECL_API_MUTANT)
