@@ -69,6 +69,7 @@ ul.tests>li:first-child{border-top:0}
 .legend span.badge{margin-right:.35rem}
 .legend td{vertical-align:middle}
 .kill{text-align:center;font-weight:700}
+.bench td{min-width:7rem}.bench td small{white-space:normal}
 dl.run{display:grid;grid-template-columns:max-content auto;gap:.15rem 1rem}dl.run dt{font-weight:600}dl.run dd{margin:0}
 @page{size:A4 landscape;margin:12mm}
 @media print{body{max-width:none;font-size:10pt;padding:0}nav{display:none}
@@ -407,11 +408,6 @@ void other_tests_section(std::string& out, const Report& report) {
   out += "</ul></section>\n";
 }
 
-std::string str_of(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "";
-  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
-
 void mutants_section(std::string& out, const Report& report) {
   if (!report.mutants) return;
   const auto list = mutants_of(*report.mutants);
@@ -452,40 +448,47 @@ void mutants_section(std::string& out, const Report& report) {
 
 void bench_section(std::string& out, const Report& report) {
   if (!report.bench) return;
-  const json* list = &*report.bench;
-  if (list->is_object() && list->contains("benchmarks")) list = &(*list)["benchmarks"];
-  if (!list->is_array()) return;
-  std::vector<std::string> benches, impls;
-  std::map<std::pair<std::string, std::string>, const json*> cell;
-  for (const auto& b : *list) {
-    auto name = str_of(b, "benchmark");
-    if (name.empty()) name = str_of(b, "name");
-    const auto impl = str_of(b, "implementation");
-    if (std::find(benches.begin(), benches.end(), name) == benches.end()) benches.push_back(name);
-    if (std::find(impls.begin(), impls.end(), impl) == impls.end()) impls.push_back(impl);
-    cell[{name, impl}] = &b;
-  }
+  const BenchTable table = bench_table(*report.bench);
   out += "<section id=\"bench\"><h2>Benchmarks</h2>\n<p class=\"muted\">Median time per operation "
-         "(ns) and the ratio to the reference implementation (lower is faster), from the "
-         "optimized tier.</p><table><thead><tr><th>benchmark</th>";
-  for (const auto& i : impls) out += "<th>" + h(i) + "</th>";
+         "and, under it, the ratio to the reference implementation measured in the same run "
+         "(lower is faster), from the optimized tier. Time is CPU time per operation and "
+         "thread, or wall-clock time (<i>wall</i>) for cases that block; a cell that is not a "
+         "number says why (hover for the reason).";
+  if (!table.setup.empty()) out += "<br>" + h(table.setup) + ".";
+  out += "</p><table class=\"bench\"><thead><tr><th>benchmark</th><th>threads</th>";
+  for (const auto& i : table.impls) {
+    auto why = table.unavailable.find(i);
+    out += "<th>" + h(i) + (why == table.unavailable.end() ? "" : "<br><small>" + h(why->second) + "</small>") +
+           "</th>";
+  }
   out += "</tr></thead><tbody>\n";
-  for (const auto& b : benches) {
-    out += "<tr><th>" + h(b) + "</th>";
-    for (const auto& i : impls) {
-      auto it = cell.find({b, i});
-      if (it == cell.end()) {
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    const auto& [name, threads] = table.rows[r];
+    out += "<tr id=\"bench-" + slug(name + "-" + std::to_string(threads)) + "\"><th>" + h(name) +
+           (table.clocks[r] == "real" ? " <small>wall</small>" : "") + "</th><td class=\"num\">" +
+           (threads ? std::to_string(threads) : "") + "</td>";
+    for (const auto& i : table.impls) {
+      auto it = table.cells.find({r, i});
+      if (it == table.cells.end()) {
         out += "<td></td>";
         continue;
       }
-      const json& e = *it->second;
-      std::string median = e.contains("median_ns") && e["median_ns"].is_number()
-                               ? fixed(e["median_ns"].get<double>(), 2) : str_of(e, "median_ns");
-      std::string ratio = e.contains("ratio_vs_reference") && e["ratio_vs_reference"].is_number()
-                              ? fixed(e["ratio_vs_reference"].get<double>(), 2) + "&times;" : "";
-      out += "<td class=\"num\">" + h(median) + " ns" + (ratio.empty() ? "" : "<br><small>" + ratio + "</small>") +
-             (str_of(e, "repetitions").empty() ? "" : "<br><small>" + h(str_of(e, "repetitions")) + " reps</small>") +
-             "</td>";
+      const BenchCell& c = it->second;
+      if (c.status == "ok" && c.median_ns) {
+        out += "<td class=\"num\" data-status=\"ok\">" + h(format_ns(*c.median_ns)) +
+               (c.ratio ? "<br><small>" + fixed(*c.ratio, 2) + "&times;</small>" : "") +
+               (c.repetitions && c.repetitions != table.repetitions
+                    ? "<br><small>" + std::to_string(c.repetitions) + " reps</small>" : "") +
+               "</td>";
+        continue;
+      }
+      const char* css = c.status == "unavailable" || c.status == "not built" ? "s-unavail"
+                        : c.status == "n/a"                                   ? "s-na"
+                                                                              : "s-bad";
+      const bool said_in_header = table.unavailable.count(i) != 0;
+      out += std::string("<td class=\"") + css + "\" data-status=\"" + h(c.status) + "\" title=\"" +
+             h(c.reason) + "\"><b>" + h(c.status) + "</b>" +
+             (c.reason.empty() || said_in_header ? "" : "<br><small>" + h(c.reason) + "</small>") + "</td>";
     }
     out += "</tr>\n";
   }
@@ -529,6 +532,14 @@ std::string report_html(const Report& report) {
          "<meta name=\"generator\" content=\"" + std::string(kToolVersion) + "\">"
          "<title>" + h(title) + "</title><style>" + kStyle + "</style></head><body>\n";
   out += "<header><h1>" + h(title) + "</h1>";
+  if (is_bench_only(report)) {  // ./conformance bench: no tests, so no verdict
+    out += "<p class=\"meta\">" + h(run_line(report)) + "</p><nav><a href=\"#bench\">benchmarks</a>"
+           "<a href=\"#run\">run</a></nav></header>\n<main>\n";
+    bench_section(out, report);
+    run_section(out, report);
+    out += "</main></body></html>\n";
+    return out;
+  }
   out += std::string("<div id=\"overall\" class=\"banner ") + (report.conforming ? "s-ok" : "s-bad") +
          "\">" + (report.conforming ? "&#x2713; conforming" : "&#x2717; NOT conforming") + "</div>";
   std::string names;

@@ -45,9 +45,47 @@ void findings_section(std::string& md, const Report& report, Status status,
   }
 }
 
+// ./conformance bench: the benchmark table instead of verdicts (there are no tests).
+std::string bench_markdown(const Report& report) {
+  std::string md = "# " + (report.title.empty() ? std::string("saferecl benchmarks") : report.title) +
+                   "\n\n" + md_escape(run_line(report)) + "\n\n";
+  const BenchTable table = bench_table(report.bench ? *report.bench : json());
+  md += "Median per operation, and its ratio to the reference measured in the same run (lower "
+        "is faster); *wall*: wall-clock time, otherwise CPU time per thread.";
+  if (!table.setup.empty()) md.append(" ").append(md_escape(table.setup)).append(".");
+  auto cell = [&md](const std::string& text) { md.append(" ").append(text).append(" |"); };
+  md += "\n\n| benchmark | threads |";
+  for (const auto& i : table.impls) cell(md_escape(i));
+  md += "\n|---|---|";
+  for (size_t k = 0; k < table.impls.size(); ++k) md += "---|";
+  md += "\n";
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    const auto& [name, threads] = table.rows[r];
+    md += "|";
+    cell(md_escape(name) + (table.clocks[r] == "real" ? " *wall*" : ""));
+    cell(threads ? std::to_string(threads) : "");
+    for (const auto& i : table.impls) {
+      auto it = table.cells.find({r, i});
+      if (it == table.cells.end()) cell("");
+      else if (it->second.status == "ok" && it->second.median_ns)
+        cell(md_escape(format_ns(*it->second.median_ns)) +
+             (it->second.ratio ? " (" + fixed(*it->second.ratio, 2) + "×)" : ""));
+      else cell(md_escape(it->second.status));
+    }
+    md += "\n";
+  }
+  if (!report.notes.empty()) {
+    md += "\n## Notes on the inputs\n\n";
+    for (const auto& n : report.notes) md += "- " + md_escape(n) + "\n";
+  }
+  md += "\nFull table with the reasons of every n/a: `report.html`; the samples: `bench.json`.\n";
+  return md;
+}
+
 }  // namespace
 
 std::string summary_markdown(const Report& report) {
+  if (is_bench_only(report)) return bench_markdown(report);
   std::string md = "# " + (report.title.empty() ? std::string("saferecl conformance") : report.title) +
                    ": " + (report.conforming ? "conforming" : "NOT conforming") + "\n\n";
   md += md_escape(run_line(report)) + "\n\n";

@@ -205,6 +205,29 @@ def fixtures(tool: str, work: Path) -> None:
     check(any("junit.xml is missing" in n for n in results["notes"]), "empty: the missing junit.xml is noted")
     check_page("empty", out / "report.html")
 
+    # --- bench: a directory of ./conformance bench, no tests
+    out = run_tool(tool, "bench", work)
+    text = (out / "report.html").read_text()
+    check_page("bench", out / "report.html")
+    check('id="bench"' in text and 'id="matrix"' not in text and 'id="overall"' not in text,
+          "bench: report.html is the benchmark table, without a verdict or a matrix")
+    rows = dict(re.findall(r'<tr id="bench-([^"]+)">(.*?)</tr>', text, re.S))
+    lock = rows.get("rcu_lock_unlock-1", "")
+    check("1.50 ns" in lock and "12.0 ns" in lock and "8.00&times;" in lock,
+          "bench: rcu/lock_unlock at 1 thread shows the medians and the ratio")
+    check('data-status="unavailable"' in lock, "bench: the unavailable implementation is a cell")
+    barrier = rows.get("rcu_barrier-2", "")
+    check("45.0 µs" in barrier and 'data-status="timeout"' in barrier and "within 20 s" in barrier,
+          "bench: a timed-out case shows its reason, next to a wall-clock time in µs")
+    check('data-status="n/a"' in rows.get("hp_protect_reset-1", "") and "lacks hazard-pointer" in text,
+          "bench: a case the adapter cannot run is n/a with the missing capability")
+    check("before 0.52 0.80 1.10" in text, "bench: the load average is shown")
+    summary = (out / "summary.md").read_text()
+    for needle in ("# saferecl benchmarks", "| rcu/lock\\_unlock | 1 | 1.50 ns (1.00×) | 12.0 ns (8.00×) | unavailable |",
+                   "| rcu/barrier *wall* | 2 | 45.0 µs (1.00×) | timeout | unavailable |"):
+        check(needle in summary, f"bench: summary.md has '{needle}'")
+    check("NOT conforming" not in summary, "bench: summary.md states no verdict")
+
     # --- usage errors
     proc = subprocess.run([tool], capture_output=True, text=True)
     check(proc.returncode == 2 and "usage" in proc.stderr, "no arguments: exit 2 with the usage")

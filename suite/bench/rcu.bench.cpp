@@ -63,6 +63,8 @@ void synchronize(benchmark::State& state) {
 // that a run of the case stays well under a second.
 constexpr auto kLongRegion = std::chrono::microseconds(50);
 
+// Returns once the reader is inside its first region: a reader thread that has not been
+// scheduled yet would let the first grace periods pass unhindered.
 class LongReader {
  public:
   LongReader()
@@ -70,12 +72,15 @@ class LongReader {
           sut::rcu_domain& dom = sut::rcu_default_domain();
           while (!stop_.load(std::memory_order_relaxed)) {
             dom.lock();
+            started_.store(true, std::memory_order_relaxed);
             const auto until = std::chrono::steady_clock::now() + kLongRegion;
             while (std::chrono::steady_clock::now() < until) {
             }
             dom.unlock();
           }
-        }) {}
+        }) {
+    while (!started_.load(std::memory_order_relaxed)) std::this_thread::yield();
+  }
   ~LongReader() {
     stop_.store(true, std::memory_order_relaxed);
     thread_.join();
@@ -85,6 +90,7 @@ class LongReader {
 
  private:
   std::atomic<bool> stop_{false};
+  std::atomic<bool> started_{false};
   std::thread thread_;
 };
 
