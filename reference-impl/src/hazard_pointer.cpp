@@ -344,8 +344,6 @@ struct split_result {
 split_result scan(hazard_retired_node* list, hazard_thread_state& t, bool reuse) noexcept {
   split_result s;
   fence_before_scan();
-  std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held during the scan
-  if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   hazard_snapshot hazards(t, reuse);
   while (list != nullptr) {
     hazard_retired_node* n = list;
@@ -383,6 +381,8 @@ hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noex
 
 // A pass by a live thread over its private list and the shared list.
 void pass_alive(hazard_thread_state& t) noexcept {
+  std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held for the whole pass
+  if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   t.in_pass = true;
   for (;;) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it

@@ -1,5 +1,7 @@
 #include "support/object_log.hpp"
 
+#include <pthread.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -71,8 +73,20 @@ struct graveyard_state {
   std::size_t next = 0;
 };
 
+graveyard_state& state();
+
+graveyard_state* make_state() {
+  auto* s = new graveyard_state;  // never destroyed, like the log
+  // Fork-safe: a child forked while another thread buries an object would otherwise
+  // inherit a locked mutex and hang in its first deleter (the fork tests fork while other
+  // threads reclaim).
+  (void)::pthread_atfork([] { state().mutex.lock(); }, [] { state().mutex.unlock(); },
+                         [] { state().mutex.unlock(); });
+  return s;
+}
+
 graveyard_state& state() {
-  static graveyard_state* s = new graveyard_state;  // never destroyed, like the log
+  static graveyard_state* s = make_state();
   return *s;
 }
 
