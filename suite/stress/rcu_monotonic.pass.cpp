@@ -61,8 +61,11 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-05: readers see live values that never g
   std::vector<progress> reads(readers);
   std::array<progress, 2> writes;
   for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), reads[i]);
+  // Only the high writer is watched: std::mutex is not fair, and the high writer may take
+  // the writers' mutex again and again while the low one sleeps (seen: 17 low updates in
+  // 1.5 s on a loaded host). A grace period stuck under either writer holds the mutex, so
+  // it stalls the high writer too.
   t.watch("writer high", writes[0]);
-  t.watch("writer low", writes[1]);
   std::array<std::array<std::uint64_t, 3>, 2> modes{};
 
   thread_group group;
