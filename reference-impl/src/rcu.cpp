@@ -107,6 +107,10 @@ struct rcu_state {
   alignas(kCacheLine) futex_lock gp_lock;
   std::atomic<u64> gp_seq{0};
   std::atomic<u32> gp_futex{0};  // a sleeping grace period waits here; readers bump it
+  // Callers waiting for someone else's grace period sleep on gp_turns, which moves at each
+  // release of gp_lock (see drive_until), instead of queueing on gp_lock.
+  std::atomic<u32> gp_turns{0};
+  std::atomic<u32> gp_turn_waiters{0};
 
   // Registry: the registered threads' TLS records, linked under reg_lock. A grace period
   // holds reg_lock only for one scan, never while it sleeps, so registration and thread
@@ -177,6 +181,7 @@ void fork_child() noexcept {
   if (tls_rcu_reader.ctr.load(std::memory_order_relaxed) != kRcuUnregistered)
     registry_link(&tls_rcu_reader);  // (a thread forking inside a region keeps its region)
   g.gp_lock.reset();
+  g.gp_turn_waiters.store(0, std::memory_order_relaxed);
   const u64 s = g.gp_seq.load(std::memory_order_relaxed);
   if (s & 1) g.gp_seq.store(s - 1, std::memory_order_relaxed);
   acc::flags(rcu_default_domain()).fetch_and(~kRcuWriterWaiting, std::memory_order_relaxed);
@@ -291,11 +296,34 @@ inline u64 target_after(u64 s) noexcept { return (s + 3) & ~u64{1}; }
 // The same, but content with a grace period already in progress (MR-04 / MR-19).
 inline u64 target_joining(u64 s) noexcept { return (s & 1) ? s + 1 : s + 2; }
 
+void release_gp_lock() noexcept {
+  g.gp_lock.unlock();
+  g.gp_turns.fetch_add(1, std::memory_order_seq_cst);
+  if (g.gp_turn_waiters.load(std::memory_order_seq_cst) != 0) futex_wake_all(g.gp_turns);
+}
+
+// Returns once gp_seq has reached `target`, running grace periods itself whenever gp_lock
+// is free. A caller that finds gp_lock taken does not queue on it: gp_lock is not fair, and
+// a thread that synchronizes in a loop could take it again and again while the queued one
+// sleeps (seen: one synchronizer starved for 2 s while another completed 2000 grace
+// periods). It sleeps on gp_turns instead and rechecks gp_seq at each release, so the
+// grace periods that others run count for it too. No lost wake-up: the waiter is counted
+// and reads gp_turns before its try_lock fails, and the holder's release bumps gp_turns
+// and reads the count after its unlock (all seq_cst), so either the waiter's futex_wait
+// sees the bump or the release sees the waiter and wakes it.
 void drive_until(rcu_domain& d, u64 target) noexcept {
   while (g.gp_seq.load(std::memory_order_acquire) < target) {
-    g.gp_lock.lock();
-    if (g.gp_seq.load(std::memory_order_relaxed) < target) run_grace_period(d);
-    g.gp_lock.unlock();
+    g.gp_turn_waiters.fetch_add(1, std::memory_order_seq_cst);
+    const u32 seen = g.gp_turns.load(std::memory_order_seq_cst);
+    if (g.gp_lock.try_lock()) {
+      g.gp_turn_waiters.fetch_sub(1, std::memory_order_relaxed);
+      if (g.gp_seq.load(std::memory_order_relaxed) < target) run_grace_period(d);
+      release_gp_lock();
+      continue;
+    }
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // the failed try_lock, then gp_seq
+    if (g.gp_seq.load(std::memory_order_acquire) < target) futex_wait(g.gp_turns, seen);
+    g.gp_turn_waiters.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 
@@ -491,7 +519,7 @@ void rcu_barrier(rcu_domain& d) noexcept {
       const bool locked = SAFERECL_MUTANT("MR-37");  // deleters run inside the GP section
       if (locked) { g.gp_lock.lock(); g.reg_lock.lock(); }
       detail::run_ready(d, true);
-      if (locked) { g.reg_lock.unlock(); g.gp_lock.unlock(); }
+      if (locked) { g.reg_lock.unlock(); detail::release_gp_lock(); }
       g.cb_lock.lock();
       continue;
     }

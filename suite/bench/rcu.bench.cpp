@@ -5,9 +5,10 @@
 //   rcu/nested_lock_unlock           the same pair inside an enclosing region of the thread
 //   rcu/synchronize                  rcu_synchronize() with no thread inside a region (at 2
 //                                    threads both call it at once)
-//   rcu/synchronize_long_reader      rcu_synchronize() while another thread, not a benchmark
-//                                    thread, runs back-to-back regions of kLongRegion each:
-//                                    how soon a grace period notices that a region ended
+//   rcu/synchronize_long_reader      rcu_synchronize() called just after another thread (not
+//                                    a benchmark thread) entered a region of kLongRegion: the
+//                                    region's 50 us plus how soon the grace period notices
+//                                    that it ended
 //   rcu/retire_barrier               rcu_retire(new object) kBatch times, then rcu_barrier();
 //                                    reported per object: the grace period's share, the
 //                                    deleter (a delete) and the allocation are included
@@ -59,12 +60,14 @@ void synchronize(benchmark::State& state) {
   for (auto _ : state) sut::rcu_synchronize();
 }
 
-// Long enough that a grace period usually finds the reader inside a region, short enough
-// that a run of the case stays well under a second.
+// Long against a grace period without readers (well under 1 us here), short enough that a
+// run of the case takes well under a second.
 constexpr auto kLongRegion = std::chrono::microseconds(50);
 
-// Returns once the reader is inside its first region: a reader thread that has not been
-// scheduled yet would let the first grace periods pass unhindered.
+// A thread that runs back-to-back regions of kLongRegion. Each synchronize of the case starts
+// right after the reader entered a region, so every grace period has to wait for one: on a
+// busy machine a reader descheduled between two regions would otherwise let grace periods
+// pass unhindered, and the case would measure the scheduler.
 class LongReader {
  public:
   LongReader()
@@ -72,15 +75,13 @@ class LongReader {
           sut::rcu_domain& dom = sut::rcu_default_domain();
           while (!stop_.load(std::memory_order_relaxed)) {
             dom.lock();
-            started_.store(true, std::memory_order_relaxed);
+            regions_started_.fetch_add(1, std::memory_order_release);
             const auto until = std::chrono::steady_clock::now() + kLongRegion;
             while (std::chrono::steady_clock::now() < until) {
             }
             dom.unlock();
           }
-        }) {
-    while (!started_.load(std::memory_order_relaxed)) std::this_thread::yield();
-  }
+        }) {}
   ~LongReader() {
     stop_.store(true, std::memory_order_relaxed);
     thread_.join();
@@ -88,9 +89,17 @@ class LongReader {
   LongReader(const LongReader&) = delete;
   LongReader& operator=(const LongReader&) = delete;
 
+  // Returns once the reader has entered a region that began after the call.
+  void wait_for_next_region() const {
+    const unsigned long seen = regions_started_.load(std::memory_order_acquire);
+    while (regions_started_.load(std::memory_order_acquire) == seen) {
+      // Spins: a yield would hand this CPU to whatever else runs on the machine.
+    }
+  }
+
  private:
   std::atomic<bool> stop_{false};
-  std::atomic<bool> started_{false};
+  std::atomic<unsigned long> regions_started_{0};
   std::thread thread_;
 };
 
@@ -100,7 +109,10 @@ void synchronize_long_reader(benchmark::State& state) {
   // thread 0 starts here runs exactly while any thread is timed.
   static LongReader* reader = nullptr;
   if (state.thread_index() == 0) reader = new LongReader;
-  for (auto _ : state) sut::rcu_synchronize();
+  for (auto _ : state) {
+    reader->wait_for_next_region();
+    sut::rcu_synchronize();
+  }
   if (state.thread_index() == 0) {
     delete reader;
     reader = nullptr;
