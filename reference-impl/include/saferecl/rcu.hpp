@@ -47,9 +47,11 @@
 // "writer waiting" in the domain flags, issues heavy_fence(), rescans, and sleeps; the
 // outermost unlock() that sees the flag clears it and wakes the writer (one wake per sleep).
 // rcu_synchronize() takes a snapshot target of gp_seq (the end of the next grace period that
-// starts after the call) and drives grace periods until gp_seq reaches it; callers that
-// arrive while a grace period runs queue on the mutex and are all satisfied by the next one,
-// so concurrent synchronizers share grace periods (and their heavy fences).
+// starts after the call) and drives grace periods until gp_seq reaches it. Callers that
+// arrive while a grace period runs do not queue on the mutex, which is not fair: they sleep
+// on a counter bumped at each release and recheck gp_seq, so whichever grace period reaches
+// their target releases them. Concurrent synchronizers share grace periods (and their heavy
+// fences), and one that loops cannot starve the others.
 //
 // CALLBACKS. retire() and rcu_retire() append a node to the domain's FIFO queue (under a
 // short futex lock) tagged with the snapshot target of gp_seq and a queue sequence number.
