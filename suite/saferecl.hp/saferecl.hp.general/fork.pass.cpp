@@ -14,6 +14,7 @@
 // starts threads (die_after_fork).
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
+#include "support/sanitizers.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -26,23 +27,11 @@ using saferecl::test::churn;
 using saferecl::test::hp_object;
 using saferecl::test::objects;
 using saferecl::test::published;
+using saferecl::test::kUnderAsan;
+using saferecl::test::kUnderTsan;
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-constexpr bool kUnderTsan = __has_feature(thread_sanitizer);
-#else
-constexpr bool kUnderTsan = false;
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAsan = true;
-#elif defined(__has_feature)
-constexpr bool kUnderAsan = __has_feature(address_sanitizer);
-#else
-constexpr bool kUnderAsan = false;
-#endif
 // A sanitizer runtime whose allocator is not fork-safe (see above).
 constexpr bool kParkAtFork = kUnderTsan || kUnderAsan;
 
