@@ -1,24 +1,30 @@
 // Which sanitizer runtime the test is built with, for the few tests that must work around
-// a runtime's limits (e.g. fork in a multi-threaded process). gcc defines __SANITIZE_*__,
-// clang answers __has_feature.
+// a runtime's limits (fork in a multi-threaded process) or ask it for figures (its
+// allocator's live bytes). gcc defines __SANITIZE_*__, clang answers __has_feature. The
+// macros serve #if (a header to include); the constants serve ordinary code.
 #pragma once
+
+#if defined(__has_feature)
+#define SAFERECL_TEST_HAS_FEATURE(feature) __has_feature(feature)
+#else
+#define SAFERECL_TEST_HAS_FEATURE(feature) 0
+#endif
+
+#if defined(__SANITIZE_THREAD__) || SAFERECL_TEST_HAS_FEATURE(thread_sanitizer)
+#define SAFERECL_TEST_UNDER_TSAN 1
+#else
+#define SAFERECL_TEST_UNDER_TSAN 0
+#endif
+
+#if defined(__SANITIZE_ADDRESS__) || SAFERECL_TEST_HAS_FEATURE(address_sanitizer)
+#define SAFERECL_TEST_UNDER_ASAN 1
+#else
+#define SAFERECL_TEST_UNDER_ASAN 0
+#endif
 
 namespace saferecl::test {
 
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-inline constexpr bool kUnderTsan = __has_feature(thread_sanitizer);
-#else
-inline constexpr bool kUnderTsan = false;
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kUnderAsan = true;
-#elif defined(__has_feature)
-inline constexpr bool kUnderAsan = __has_feature(address_sanitizer);
-#else
-inline constexpr bool kUnderAsan = false;
-#endif
+inline constexpr bool kUnderTsan = SAFERECL_TEST_UNDER_TSAN;
+inline constexpr bool kUnderAsan = SAFERECL_TEST_UNDER_ASAN;
 
 }  // namespace saferecl::test

@@ -13,19 +13,13 @@
 // the heap passes vacuously.
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
+#include "support/sanitizers.hpp"
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SAFERECL_SANITIZER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SAFERECL_SANITIZER_ALLOCATOR 1
-#endif
-#endif
-
+#define SAFERECL_SANITIZER_ALLOCATOR (SAFERECL_TEST_UNDER_ASAN || SAFERECL_TEST_UNDER_TSAN)
 #if SAFERECL_SANITIZER_ALLOCATOR
 #include <sanitizer/allocator_interface.h>
 #else
