@@ -1,0 +1,41 @@
+"""The exit-status protocol of a test process and the verdict names of the reports.
+
+This is the tooling's single definition; the C++ side is suite/support/exit_status.hpp, and a
+test in driver/tests checks that both agree.  A test process ends with one of the statuses
+below; the reports turn what CTest recorded into one of the verdicts.
+"""
+
+# Exit statuses of a test process.
+PASS = 0
+FAIL = 1
+SANITIZER = 66  # a sanitizer found a problem (ASAN/TSAN/UBSAN exitcode=66)
+NOT_APPLICABLE = 77  # the test needs something this implementation or host cannot give
+TIMEOUT = 124  # the test's own watchdog fired
+
+# What a test prints, on stderr, before it exits with NOT_APPLICABLE:
+# "[saferecl] NOT APPLICABLE: <reason>".
+NOT_APPLICABLE_PREFIX = "[saferecl] NOT APPLICABLE:"
+# What the watchdog prints before it exits with TIMEOUT.
+TIMEOUT_PREFIX = "[saferecl] TIMEOUT"
+
+# Verdicts, in the order of severity the reports use when several tests meet in one cell.
+VERDICT_PASS = "PASS"
+VERDICT_FAIL = "FAIL"
+VERDICT_TIMEOUT = "TIMEOUT"
+VERDICT_CRASH = "CRASH"
+VERDICT_NOT_APPLICABLE = "NOT APPLICABLE"
+VERDICT_NOT_BUILT = "NOT BUILT"
+VERDICTS = (
+    VERDICT_PASS,
+    VERDICT_FAIL,
+    VERDICT_TIMEOUT,
+    VERDICT_CRASH,
+    VERDICT_NOT_APPLICABLE,
+    VERDICT_NOT_BUILT,
+)
+# Verdicts that make an implementation non-conforming when the test is normative.
+FAILING_VERDICTS = frozenset({VERDICT_FAIL, VERDICT_TIMEOUT, VERDICT_CRASH, VERDICT_NOT_BUILT})
+
+
+def is_failing(verdict: str) -> bool:
+    return verdict in FAILING_VERDICTS
