@@ -1,0 +1,55 @@
+"""What the three writers say alike: the run line, the verdict counts, the findings."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from reports import protocol
+from reports.model import Cell, Implementation, Report, Row
+
+GENERATOR = "saferecl reports 2.0 (Python)"
+RESULTS_SCHEMA = "saferecl-results/1"
+
+
+def dump(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def run_line(report: Report) -> str:
+    """"sanitizer tsan; profile quick (scale 1.0); seed 42; clang 14; 2 cores; <date>"."""
+    run, parts = report.run, []
+    if isinstance(run.get("sanitizer"), str):
+        parts.append(f"sanitizer {run['sanitizer']}")
+    if isinstance(run.get("profile"), str):
+        scale = f" (scale {dump(run['stress_scale'])})" if "stress_scale" in run else ""
+        parts.append(f"profile {run['profile']}{scale}")
+    if "seed" in run:
+        parts.append(f"seed {dump(run['seed'])}")
+    if isinstance(run.get("compiler_version"), str):
+        parts.append(run["compiler_version"])
+    if "host_cores" in run:
+        parts.append(f"{dump(run['host_cores'])} cores")
+    if isinstance(run.get("date"), str):
+        parts.append(run["date"])
+    return "; ".join(parts)
+
+
+def verdict_counts(impl: Implementation) -> str:
+    """"12 PASS, 1 FAIL, ..." (verdicts with no test left out)."""
+    parts = [f"{impl.counts.get(v, 0)} {v}" for v in protocol.VERDICTS if impl.counts.get(v, 0)]
+    return ", ".join(parts) or "no tests"
+
+
+@dataclass
+class Finding:  # one requirement cell with the given status
+    row: Row
+    impl: Implementation
+    cell: Cell
+
+
+def findings(report: Report, status: str) -> list[Finding]:
+    return [Finding(row, impl, report.cells[row.id][impl.name])
+            for row in report.rows if row.id in report.cells
+            for impl in report.impls
+            if impl.name in report.cells[row.id] and report.cells[row.id][impl.name].status == status]

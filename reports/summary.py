@@ -1,0 +1,149 @@
+"""summary.md: short enough for a CI job summary; report.html has the rest."""
+
+from __future__ import annotations
+
+from reports import protocol
+from reports.bench import bench_table
+from reports.facts import findings, run_line, verdict_counts
+from reports.model import Report, Status, Test
+from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
+from reports.stats import format_ns
+from reports.text import fixed, md_escape, split_lines, trim
+
+MAX_ITEMS = 40  # per section; the rest is counted, and in report.html
+
+
+def code(text: str) -> str:
+    return "`" + text.replace("`", "'").replace("\n", " ") + "`"
+
+
+def test_line(t: Test, with_impl: bool) -> str:
+    line = "  - " + (f"{t.impl}: " if with_impl else "") + f"**{t.verdict}** {code(t.name)}"
+    if t.tier != "core":
+        line += f" ({t.tier})"
+    if t.detail:
+        line += " — " + md_escape(t.detail)
+    if t.headline:
+        line += "<br>" + code(t.headline)
+    return line + "\n"
+
+
+def findings_section(report: Report, status: str, heading: str) -> str:
+    found = findings(report, status)
+    if not found:
+        return ""
+    md = f"\n## {heading} ({len(found)})\n\n"
+    for n, f in enumerate(found):
+        if n == MAX_ITEMS:
+            md += f"- ... and {len(found) - MAX_ITEMS} more in report.html\n"
+            break
+        md += (f"- **{f.row.id}** {md_escape(f.row.ref)} — {md_escape(f.row.summary)} — "
+               f"*{f.impl.name}*\n")
+        md += "".join(test_line(report.tests[i], False) for i in f.cell.tests if report.tests[i].failing)
+    return md
+
+
+def notes_section(report: Report) -> str:
+    if not report.notes:
+        return ""
+    return "\n## Notes on the inputs\n\n" + "".join(f"- {md_escape(n)}\n" for n in report.notes)
+
+
+def bench_markdown(report: Report) -> str:
+    """./conformance bench: the benchmark table instead of verdicts (there are no tests)."""
+    md = f"# {report.title or 'saferecl benchmarks'}\n\n{md_escape(run_line(report))}\n\n"
+    table = bench_table(report.bench)
+    md += ("Median per operation, and its ratio to the reference measured in the same run (lower "
+           "is faster); *wall*: wall-clock time, otherwise CPU time per thread.")
+    if table.setup:
+        md += f" {md_escape(table.setup)}."
+    md += "\n\n| benchmark | threads |" + "".join(f" {md_escape(i)} |" for i in table.impls)
+    md += "\n|---|---|" + "---|" * len(table.impls) + "\n"
+    for r, (name, threads) in enumerate(table.rows):
+        cells = [md_escape(name) + (" *wall*" if table.clocks[r] == "real" else ""),
+                 str(threads) if threads else ""]
+        for impl in table.impls:
+            c = table.cells.get((r, impl))
+            if c is None:
+                cells.append("")
+            elif c.status == "ok" and c.median_ns is not None:
+                ratio = f" ({fixed(c.ratio, 2)}×)" if c.ratio is not None else ""
+                cells.append(md_escape(format_ns(c.median_ns)) + ratio)
+            else:
+                cells.append(md_escape(c.status))
+        md += "|" + "".join(f" {c} |" for c in cells) + "\n"
+    md += notes_section(report)
+    return md + "\nFull table with the reasons of every n/a: `report.html`; the samples: `bench.json`.\n"
+
+
+def summary_markdown(report: Report) -> str:
+    if report.bench_only:
+        return bench_markdown(report)
+    verdict = "conforming" if report.conforming else "NOT conforming"
+    md = f"# {report.title or 'saferecl conformance'}: {verdict}\n\n{md_escape(run_line(report))}\n\n"
+    md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n"
+    md += "|---|---|---|---|---|---|\n"
+    for impl in report.impls:
+        if not impl.available:
+            md += f"| {md_escape(impl.name)} | unavailable: {md_escape(impl.reason)} | | | | |\n"
+            continue
+        said = "conforming" if impl.conforming else "**NOT conforming**"
+        if not impl.conforming and impl.why_not:
+            said += f" ({md_escape('; '.join(impl.why_not))})"
+        name = md_escape(impl.name) + (f" {md_escape(impl.version)}" if impl.version else "")
+        md += (f"| {name} | {said} | {impl.core_failures} | {impl.strict_warnings} | "
+               f"{impl.qoi_findings} | {verdict_counts(impl)} |\n")
+
+    covered = {i for t in report.tests for i in t.requirements
+               if report.row(i) and report.row(i).testable}
+    testable = [row for row in report.rows if row.testable]
+    md += f"\nRequirement coverage: {len(covered)} of {len(testable)} testable rows of the catalog have tests"
+    if len(covered) < len(testable):
+        md += "; untested:" + "".join(f" {row.id}" for row in testable if row.id not in covered)
+    md += ".\n"
+    if report.tests_not_run:
+        md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
+
+    md += findings_section(report, Status.NON_CONFORMING, "Non-conforming requirements")
+
+    loose = [report.tests[n] for n in report.unmapped
+             if report.tests[n].failing and report.tests[n].verdict != protocol.VERDICT_NOT_BUILT]
+    if loose:
+        md += f"\n## Failing tests with no requirement row ({len(loose)})\n\n"
+        md += "".join(test_line(t, True)[2:] for t in loose[:MAX_ITEMS])
+        if len(loose) > MAX_ITEMS:
+            md += f"- ... and {len(loose) - MAX_ITEMS} more in report.html\n"
+
+    # Sources that did not compile, and harness failures.
+    not_built = []
+    for f in report.build_failures:
+        first = next((trim(line) for line in split_lines(f.log) if "error" in line), "")
+        not_built.append(f"- {f.impl or 'all implementations (harness)'}: {code(f.source or f.executable)}"
+                         + (f"<br>{code(first[:300])}" if first else ""))
+    seen = {(f.impl, f.source) for f in report.build_failures}
+    for t in report.tests:
+        if t.verdict == protocol.VERDICT_NOT_BUILT and (t.impl, t.source) not in seen:
+            seen.add((t.impl, t.source))
+            not_built.append(f"- {t.impl}: {code(t.source)} — {md_escape(t.detail)}")
+    if not_built:
+        md += f"\n## Not built ({len(not_built)})\n\n" + "".join(f"{line}\n" for line in not_built[:MAX_ITEMS])
+        if len(not_built) > MAX_ITEMS:
+            md += f"- ... and {len(not_built) - MAX_ITEMS} more\n"
+
+    md += findings_section(report, Status.WARNING, "Strict-tier warnings")
+    md += findings_section(report, Status.QOI, "Quality-of-implementation findings")
+
+    if report.mutants is not None:
+        found = mutants_of(report.mutants)
+        killed = sum(1 for m in found if m.killed_by)
+        bad = ", ".join(f"{m.id} ({m.verdict})" for m in found if not m.ok)
+        md += (f"\nMutants: {len(found)} run, {killed} killed; "
+               + (f"NOT as expected: {md_escape(bad)}" if bad else "all as the catalog expects") + ".\n")
+        weak = [c for c in mutant_coverage(report) if c.weak]
+        if weak:
+            md += (f"Rows whose tests killed fewer than {WEAK_BELOW} distinct catalogued bugs "
+                   f"({len(weak)}):" + "".join(f" {c.row} ({len(c.killed)})" for c in weak[:MAX_ITEMS])
+                   + (f" and {len(weak) - MAX_ITEMS} more in report.html" if len(weak) > MAX_ITEMS else "")
+                   + ".\n")
+    md += notes_section(report)
+    return md + "\nFull report: `report.html`; machine-readable: `results.json`; per test: `junit.xml`.\n"

@@ -1,0 +1,103 @@
+"""Which tests a report directory yields: CTest's, and those of the index that never
+reached CTest (not applicable, not built, or filtered out)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reports import write_reports
+
+PASSED = '<testcase name="{}" time="0.1" status="run"><system-out>[saferecl] exit status 0\n</system-out></testcase>'
+
+
+def index_entry(impl: str, name: str, source: str, executable: str, status: str = "built", reason: str = ""):
+    return {"id": f"{impl}/{name}", "implementation": impl, "name": name, "tier": "core",
+            "kind": "semantic", "group": executable.split(".")[-1], "source": source,
+            "executable": executable, "status": status, "reason": reason, "timeout": 300}
+
+
+HP = "suite/saferecl.hp/saferecl.hp.holder/saferecl.hp.holder.mem/try_protect.pass.cpp"
+RCU = "suite/saferecl.rcu/saferecl.rcu.domain/saferecl.rcu.domain.func/rcu_barrier.pass.cpp"
+H30 = "saferecl.hp.holder.mem/5 H30: try_protect with a changed source returns false"
+R33 = "saferecl.rcu.domain.func/4 R33: after rcu_barrier every earlier retire has run once"
+
+
+def run_dir(tmp_path: Path, entries, ran, failures=()) -> dict:
+    """A report directory with these index entries, these CTest names passing, and these
+    build failures; returns results.json."""
+    (tmp_path / "index.json").write_text(json.dumps({"schema": "saferecl-index/1", "tests": entries}))
+    (tmp_path / "junit.xml").write_text(
+        '<testsuite name="x">' + "".join(PASSED.format(n) for n in ran) + "</testsuite>")
+    (tmp_path / "implementations.json").write_text(json.dumps(
+        [{"name": "reference", "available": True, "capabilities": []}]))
+    (tmp_path / "run.json").write_text(json.dumps({"seed": 5, "implementations": ["reference"]}))
+    (tmp_path / "build-failures.json").write_text(json.dumps(list(failures)))
+    return write_reports(tmp_path)
+
+
+def verdicts(results: dict) -> dict:
+    return {t["name"]: (t["verdict"], t["detail"]) for t in results["tests"]}
+
+
+def test_a_test_filtered_out_is_counted_not_reported(tmp_path):
+    results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
+                                 index_entry("reference", R33, RCU, "reference.rcu")],
+                      ran=[f"reference/{H30}"])
+    assert verdicts(results) == {H30: ("PASS", "")}
+    assert results["tests_not_run"] == 1 and results["conforming"] is True
+
+
+def test_a_source_that_failed_to_compile_is_not_built_even_if_the_index_says_built(tmp_path):
+    failure = {"implementation": "reference", "source": RCU, "executable": "reference.rcu",
+               "log": "rcu_barrier.pass.cpp:3:1: error: boom"}
+    results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
+                                 index_entry("reference", R33, RCU, "reference.rcu")],
+                      ran=[f"reference/{H30}"], failures=[failure])
+    assert verdicts(results)[R33] == ("NOT BUILT", "does not compile")
+    assert results["tests_not_run"] == 0 and results["conforming"] is False
+
+
+def test_a_link_failure_costs_only_its_executable(tmp_path):
+    failure = {"implementation": None, "source": None, "executable": "suite/reference.rcu",
+               "log": "ld: undefined reference"}
+    results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
+                                 index_entry("reference", R33, RCU, "reference.rcu"),
+                                 index_entry("reference", H30 + " again", HP, "reference.hp")],
+                      ran=[f"reference/{H30}"], failures=[failure])
+    found = verdicts(results)
+    assert found[R33][0] == "NOT BUILT" and "reference.rcu was not built" in found[R33][1]
+    assert H30 + " again" not in found and results["tests_not_run"] == 1
+
+
+def test_a_harness_failure_costs_every_executable(tmp_path):
+    failure = {"implementation": None, "source": None,
+               "executable": "suite/CMakeFiles/saferecl_test_support.dir/support/knobs.cpp.o", "log": "error"}
+    results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
+                                 index_entry("reference", R33, RCU, "reference.rcu")],
+                      ran=[], failures=[failure])
+    assert {v for v, _ in verdicts(results).values()} == {"NOT BUILT"}
+
+
+def test_not_applicable_and_not_built_entries(tmp_path):
+    results = run_dir(tmp_path, [
+        index_entry("reference", H30, HP, "reference.hp", "not-applicable", "the reference adapter lacks: x"),
+        index_entry("reference", R33, RCU, "reference.rcu", "not-built", "does not compile against reference")],
+        ran=[])
+    assert verdicts(results) == {H30: ("NOT APPLICABLE", "the reference adapter lacks: x"),
+                                 R33: ("NOT BUILT", "does not compile against reference")}
+    assert all(t["origin"] == "source" and t["seed"] == "5" for t in results["tests"])
+
+
+def test_a_test_the_index_lacks_keeps_what_its_name_says(tmp_path):
+    results = run_dir(tmp_path, [], ran=[f"reference/{H30}"])
+    (t,) = results["tests"]
+    assert (t["implementation"], t["tier"], t["requirements"], t["mapping"]) == \
+        ("reference", "unlabelled", ["H30"], "row-id")
+
+
+def test_the_index_decides_the_rows(tmp_path):
+    entry = index_entry("reference", H30, HP, "reference.hp")
+    entry.update(stable_name="saferecl.hp.holder.mem", paragraph="5", rows=["H31"])
+    results = run_dir(tmp_path, [entry], ran=[f"reference/{H30}"])
+    assert results["tests"][0]["requirements"] == ["H31"], "the index's rows, not a second parse"
