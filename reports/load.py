@@ -100,6 +100,16 @@ def unbuilt_executables(report: Report, index: list[IndexEntry]) -> set[str] | N
     return broken
 
 
+def command_of(out: Path, run: object) -> str:
+    """What made the directory: run.json's "command" (bench, mutants), else "mutants" for a
+    directory holding only a sweep's mutants.json, else "run"."""
+    if isinstance(run, dict) and isinstance(run.get("command"), str):
+        return run["command"]
+    sweep_only = (out / "mutants.json").is_file() and not (out / "junit.xml").exists() \
+        and not (out / "index.json").exists()
+    return "mutants" if sweep_only else "run"
+
+
 def test_from_index(entry: IndexEntry) -> Test:
     return Test(impl=entry.implementation, name=entry.name, tier=entry.tier, kind=entry.kind,
                 group=entry.group, source=entry.source, stable=entry.stable_name,
@@ -110,14 +120,17 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
          mutant_catalog: Path = MUTANT_CATALOG) -> Report:
     report = Report(title=title, in_dir=str(out), catalog_path=str(catalog))
     read_catalog(catalog, report)
-    run = read_json(out / "run.json", report, True)
+    report.command = command_of(out, read_json(out / "run.json", Report(), False))
+    tests_expected = report.command == "run"  # bench and mutants directories have no tests
+    run = read_json(out / "run.json", report, tests_expected)
     report.run = run if isinstance(run, dict) else {}
     run_seed = json.dumps(report.run["seed"]) if "seed" in report.run else ""
-    read_implementations(out, report)
+    if tests_expected or (out / "implementations.json").is_file():
+        read_implementations(out, report)
     read_build_failures(out, report)
 
     index: list[IndexEntry] = []
-    if (out / "index.json").is_file() or not report.bench_only:
+    if (out / "index.json").is_file() or tests_expected:
         try:
             index = read_index(out / "index.json")
         except InputProblem as e:
@@ -155,7 +168,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
                 t.headline = headline_of(record.output)
                 t.excerpt = excerpt_of(record.output)
             report.tests.append(t)
-    else:
+    elif tests_expected:
         report.notes.append("junit.xml is missing: CTest did not run")
 
     # Tests that never reached CTest.

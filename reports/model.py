@@ -141,19 +141,20 @@ class Report:
     bench: object = None  # bench.json as read, or None
     catalog_path: str = ""
     in_dir: str = ""
+    command: str = "run"  # what made the directory: run | bench | mutants (see load.command_of)
 
     def impl(self, name: str) -> Implementation | None:
         return next((i for i in self.impls if i.name == name), None)
 
     def row(self, row_id: str) -> Row | None:
-        return self._rows_by_id().get(row_id)
-
-    def _rows_by_id(self) -> dict[str, Row]:
-        if getattr(self, "_row_index", None) is None or len(self._row_index) != len(self.rows):
-            self._row_index = {r.id: r for r in self.rows}
-        return self._row_index
+        return next((r for r in self.rows if r.id == row_id), None)
 
     @property
     def bench_only(self) -> bool:
         """A directory of ./conformance bench: no tests, no verdict."""
-        return isinstance(self.run, dict) and self.run.get("command") == "bench"
+        return self.command == "bench"
+
+    @property
+    def mutants_only(self) -> bool:
+        """A directory of ./conformance mutants: the sweep, no tests of its own, no verdict."""
+        return self.command == "mutants"

@@ -53,7 +53,7 @@ def mutants_of(document: object) -> list[Mutant]:
         if not isinstance(m, dict):
             continue
         mu = Mutant(id=first_text(m, "id"),
-                    description=first_text(m, "description", "title", "summary", "what"),
+                    description=first_text(m, "description", "bug", "title", "summary", "what"),
                     tier=first_text(m, "tier", "sanitizer"), verdict=first_text(m, "verdict"))
         for key in ("expected_killers", "kill"):
             if isinstance(m.get(key), list):

@@ -20,6 +20,8 @@ from reports.text import fixed, seconds, slug
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 DRAFT_REF = re.compile(r"\[([a-z.]+)\](?:/([0-9]+))?")
+DEFAULT_TITLE = {"run": "saferecl conformance report", "bench": "saferecl conformance report",
+                 "mutants": "saferecl mutants"}
 # The worst verdict among a cell's tests names the cell.
 VERDICT_RANK = {protocol.VERDICT_CRASH: 5, protocol.VERDICT_TIMEOUT: 4, protocol.VERDICT_FAIL: 3,
                 protocol.VERDICT_NOT_BUILT: 2}
@@ -89,7 +91,7 @@ def report_html(report: Report) -> str:
         if t.verdict == protocol.VERDICT_NOT_BUILT:
             not_built.setdefault((t.impl, t.source), []).append(t)
     return environment().get_template("report.html.j2").render(
-        r=report, title=report.title or "saferecl conformance report", run_line=run_line(report),
+        r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report),
         findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.WARNING, Status.QOI)},
         loose=[n for n in report.unmapped if report.tests[n].failing],
         coverage=clause_coverage(report),

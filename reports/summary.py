@@ -76,9 +76,37 @@ def bench_markdown(report: Report) -> str:
     return md + "\nFull table with the reasons of every n/a: `report.html`; the samples: `bench.json`.\n"
 
 
+def mutants_markdown(report: Report) -> str:
+    """The sweep's outcome and the weakly guarded rows."""
+    found = mutants_of(report.mutants)
+    killed = sum(1 for m in found if m.killed_by)
+    bad = ", ".join(f"{m.id} ({m.verdict})" for m in found if not m.ok)
+    md = (f"\nMutants: {len(found)} run, {killed} killed; "
+          + (f"NOT as expected: {md_escape(bad)}" if bad else "all as the catalog expects") + ".\n")
+    coverage = mutant_coverage(report)
+    weak = [c for c in coverage if c.weak]
+    if weak:
+        # The rows one bug guards come first: one weakened test there loses the only kill.
+        md += (f"Rows whose tests killed fewer than {WEAK_BELOW} distinct catalogued bugs: "
+               f"{len(weak)} of {len(coverage)}.\n")
+        single = [c for c in weak if c.killed]
+        if single:
+            md += "- one bug only:" + "".join(f" {c.row} ({c.killed[0]})" for c in single) + "\n"
+        none = [c.row for c in weak if not c.killed]
+        if none:
+            md += ("- none:" + "".join(f" {row}" for row in none[:MAX_ITEMS])
+                   + (f" and {len(none) - MAX_ITEMS} more" if len(none) > MAX_ITEMS else "") + "\n")
+    return md
+
+
 def summary_markdown(report: Report) -> str:
     if report.bench_only:
         return bench_markdown(report)
+    if report.mutants_only:
+        line = run_line(report)
+        return (f"# {report.title or 'saferecl mutants'}\n" + (f"\n{md_escape(line)}\n" if line else "")
+                + mutants_markdown(report) + notes_section(report)
+                + "\nFull report: `report.html` (kill matrix, mutant coverage per row); the sweep: `mutants.json`.\n")
     verdict = "conforming" if report.conforming else "NOT conforming"
     md = f"# {report.title or 'saferecl conformance'}: {verdict}\n\n{md_escape(run_line(report))}\n\n"
     md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n"
@@ -134,16 +162,6 @@ def summary_markdown(report: Report) -> str:
     md += findings_section(report, Status.QOI, "Quality-of-implementation findings")
 
     if report.mutants is not None:
-        found = mutants_of(report.mutants)
-        killed = sum(1 for m in found if m.killed_by)
-        bad = ", ".join(f"{m.id} ({m.verdict})" for m in found if not m.ok)
-        md += (f"\nMutants: {len(found)} run, {killed} killed; "
-               + (f"NOT as expected: {md_escape(bad)}" if bad else "all as the catalog expects") + ".\n")
-        weak = [c for c in mutant_coverage(report) if c.weak]
-        if weak:
-            md += (f"Rows whose tests killed fewer than {WEAK_BELOW} distinct catalogued bugs "
-                   f"({len(weak)}):" + "".join(f" {c.row} ({len(c.killed)})" for c in weak[:MAX_ITEMS])
-                   + (f" and {len(weak) - MAX_ITEMS} more in report.html" if len(weak) > MAX_ITEMS else "")
-                   + ".\n")
+        md += mutants_markdown(report)
     md += notes_section(report)
     return md + "\nFull report: `report.html`; machine-readable: `results.json`; per test: `junit.xml`.\n"

@@ -85,3 +85,25 @@ def test_the_page_leaves_rows_with_two_killers_plain(tmp_path):
     write_reports(out)
     text = (out / "report.html").read_text()
     assert re.search(r'<tr id="mutant-coverage-H30" class="" data-killed="2">', text)
+
+
+def test_a_sweep_directory_is_the_kill_matrix_and_the_coverage(rendered):
+    """The mutants fixture: AM-01 and AM-15 kill through H20 tests, AM-01 alone through H33,
+    AM-08 and AM-27 through R36(a)/(b)."""
+    out = rendered("mutants")
+    results = results_of(out)
+    assert results["notes"] == [], "a sweep directory lacks no input"
+    coverage = {c["row"]: c for c in results["mutant_coverage"]}
+    assert coverage["H20"]["killed"] == ["AM-01", "AM-15"] and coverage["H20"]["weak"] is False
+    assert coverage["R36"]["killed"] == ["AM-08", "AM-27"] and coverage["R36"]["weak"] is False
+    assert coverage["H33"]["killed"] == ["AM-01"] and coverage["H33"]["weak"] is True
+    text = (out / "report.html").read_text()
+    assert 'id="mutants"' in text and 'id="mutant-coverage"' in text
+    assert 'id="matrix"' not in text and 'id="overall"' not in text, "no verdict of a run"
+    assert re.search(r'<tr id="mutant-coverage-H33" class="coverage-weak" data-killed="1">', text)
+    assert "hazard_pointer::reset_protection (both overloads) is not noexcept" in text, \
+        "the catalog's bug text describes the mutant"
+    summary = (out / "summary.md").read_text()
+    assert summary.startswith("# saferecl mutants\n")
+    assert "Mutants: 4 run, 4 killed; all as the catalog expects." in summary
+    assert "- one bug only: H33 (AM-01)\n" in summary and " H20 " not in summary
