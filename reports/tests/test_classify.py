@@ -13,8 +13,8 @@ DONE = "[saferecl] exit status {}\n"
 
 
 def case(status="fail", output="", **kw) -> CaseRecord:
-    return CaseRecord(name="impl/test", status=status, failed=status == "fail", output=output,
-                      **{"time": 1.0, "timeout": 300.0, **kw})
+    return CaseRecord(name="impl/test", status=status, output=output,
+                      **{"failed": status == "fail", "time": 1.0, "timeout": 300.0, **kw})
 
 
 @pytest.mark.parametrize("record,verdict,detail", [
@@ -25,6 +25,8 @@ def case(status="fail", output="", **kw) -> CaseRecord:
     (case("notrun", skipped=True, skip_message="Unable to find executable"),
      "NOT BUILT", "CTest could not run it: Unable to find executable"),
     (case(output=DONE.format(1)), "FAIL", "exit status 1"),
+    (case(output=DONE.format(1), failed=False), "FAIL", "exit status 1"),  # status="fail" alone
+    (case("run", DONE.format(1), failed=True), "FAIL", "exit status 1"),  # <failure> alone
     (case(output=DONE.format(66)), "FAIL", "sanitizer report (exit status 66)"),
     (case(output=DONE.format(0)), "FAIL", "CTest reported a failure with exit status 0"),
     (case(output=DONE.format(77)), "NOT APPLICABLE", "exit status 77 (not applicable)"),
