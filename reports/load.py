@@ -120,10 +120,12 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
          mutant_catalog: Path = MUTANT_CATALOG) -> Report:
     report = Report(title=title, in_dir=str(out), catalog_path=str(catalog))
     read_catalog(catalog, report)
-    report.command = command_of(out, read_json(out / "run.json", Report(), False))
-    tests_expected = report.command == "run"  # bench and mutants directories have no tests
-    run = read_json(out / "run.json", report, tests_expected)
+    run = read_json(out / "run.json", report, False)
     report.run = run if isinstance(run, dict) else {}
+    report.command = command_of(out, report.run)
+    tests_expected = report.command == "run"  # bench and mutants directories have no tests
+    if tests_expected and not (out / "run.json").exists():
+        report.notes.append("run.json is missing")
     run_seed = json.dumps(report.run["seed"]) if "seed" in report.run else ""
     if tests_expected or (out / "implementations.json").is_file():
         read_implementations(out, report)
@@ -134,7 +136,8 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
         try:
             index = read_index(out / "index.json")
         except InputProblem as e:
-            report.notes.append(f"{e}: tests that never reached CTest are not shown")
+            report.notes.append(f"{e}: tests are known by their names only, and those that "
+                                "never reached CTest are not shown")
     by_id = {e.id: e for e in index}
 
     # CTest's verdicts.
