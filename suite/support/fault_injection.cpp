@@ -94,7 +94,7 @@ std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
     }
     t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     // The child met something the adapter cannot do: so does the test, for the same reason.
-    if (t.exit_code == kNotApplicableExitCode) {
+    if (t.exit_code == exit_status::kNotApplicable) {
       std::fputs(t.output.c_str(), stderr);
       not_applicable("a child of the fault-injection sweep ended NOT APPLICABLE (above)");
     }

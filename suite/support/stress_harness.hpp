@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/exit_status.hpp"
 #include "support/knobs.hpp"
 #include "support/threads.hpp"
 #include "support/watchdog.hpp"
@@ -312,7 +313,7 @@ class torture {
     }
     std::fputs(os.str().c_str(), stderr);
     std::fflush(stderr);
-    std::_Exit(1);
+    std::_Exit(exit_status::kFail);
   }
 
   std::string name_;

@@ -35,7 +35,7 @@ void watchdog::watch(std::chrono::milliseconds limit) {
   std::unique_lock lock(mutex_);
   if (disarmed_cv_.wait_for(lock, limit, [this] { return disarmed_; })) return;
   std::ostringstream report;
-  report << "[saferecl] TIMEOUT: watchdog: '" << what_ << "' did not finish within "
+  report << exit_status::kTimeoutPrefix << ": watchdog: '" << what_ << "' did not finish within "
          << limit.count() << " ms\n";
   if (dump_) {
     report << "[saferecl] state at timeout:\n";
@@ -45,7 +45,7 @@ void watchdog::watch(std::chrono::milliseconds limit) {
   std::fputs(report.str().c_str(), stderr);
   std::fflush(stderr);
   std::fflush(stdout);
-  std::_Exit(kTimeoutExitCode);
+  std::_Exit(exit_status::kTimeout);
 }
 
 }  // namespace saferecl::test

@@ -17,9 +17,9 @@
 #include <string>
 #include <thread>
 
-namespace saferecl::test {
+#include "support/exit_status.hpp"
 
-inline constexpr int kTimeoutExitCode = 124;
+namespace saferecl::test {
 
 std::chrono::milliseconds default_watchdog_limit();
 

@@ -99,7 +99,9 @@ using marked = xenium::marked_ptr<T, 0>;
   std::abort();
 }
 
-// A capability xenium does not have: the test cannot be judged (suite/support/not_applicable.hpp).
+// A capability xenium does not have: the test cannot be judged. The status and prefix are
+// the suite's exit protocol (suite/support/exit_status.hpp), spelt out here because an
+// adapter includes nothing of the suite; driver/tests/test_exit_protocol.py checks they agree.
 [[noreturn, gnu::cold]] inline void not_applicable(const char* what) noexcept {
   std::fprintf(stderr, "[saferecl] NOT APPLICABLE: xenium has no %s\n", what);
   std::fflush(stderr);

@@ -26,7 +26,7 @@ namespace {
 [[noreturn]] void fail_at_exit(const char* what) {
   std::fprintf(stderr, "[saferecl] during static destruction: %s\n", what);
   std::fflush(stderr);
-  std::_Exit(1);
+  std::_Exit(saferecl::test::exit_status::kFail);
 }
 
 // Protects an object, retires it and churns; it must survive. Then releases everything.

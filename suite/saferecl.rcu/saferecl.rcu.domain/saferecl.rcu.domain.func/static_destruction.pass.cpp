@@ -39,7 +39,7 @@ class exit_check {
       if (objects().reclaim_count(id) != 1) {
         std::fprintf(stderr, "[saferecl] static destructor: object %zu ran %d times after rcu_barrier\n",
                      id, objects().reclaim_count(id));
-        std::_Exit(1);
+        std::_Exit(saferecl::test::exit_status::kFail);
       }
     }
   }
