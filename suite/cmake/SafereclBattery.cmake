@@ -12,7 +12,8 @@
 #                                 must compile)
 # where <area> is saferecl.hp (group hp), saferecl.rcu (group rcu) or stress (group stress).
 #
-# Directives, in the first comment lines of a source:
+# Directives, in the first comment lines of a source (read by index_tests.py only, which
+# writes the test index and the battery.cmake fragment this file includes):
 #   // REQUIRES: <capability>[, <capability>...]   hazard-pointer rcu hp-batch native-api
 #   // TEST: <name>          (compile-fail files) the test's name, stable name first
 #   // TIER: <tier>          (compile-fail files) core (default), strict, qoi or cxx29
@@ -31,116 +32,45 @@ set(SAFERECL_EXCLUDED_SOURCES "" CACHE STRING
 
 set(SAFERECL_SUITE_DIR ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(SAFERECL_SUITE_DIR ${SAFERECL_SUITE_DIR} ABSOLUTE)
-set(SAFERECL_TIERS core strict qoi cxx29)
-set(SAFERECL_KINDS api compile-fail semantic concurrency stress fault lifetime bench)
-set_property(GLOBAL PROPERTY SAFERECL_MANIFEST "[]")
+find_package(Python3 3.9 REQUIRED COMPONENTS Interpreter)
 
-# The capabilities a source needs: implied by its area, plus its REQUIRES directive.
-function(saferecl_source_requirements rel out)
-  set(req)
-  if(rel MATCHES "^saferecl\\.hp/")
-    list(APPEND req hazard-pointer)
-  elseif(rel MATCHES "^saferecl\\.rcu/")
-    list(APPEND req rcu)
-  endif()
-  if(rel MATCHES "\\.compile\\.(fail|pass)\\.cpp$")
-    list(APPEND req native-api)  # API shape is the implementation's own only when native
-  endif()
-  file(STRINGS ${SAFERECL_SUITE_DIR}/${rel} directive REGEX "^// REQUIRES:" LIMIT_COUNT 1)
-  if(directive)
-    string(REGEX REPLACE "^// REQUIRES:[ ]*" "" directive "${directive}")
-    string(REGEX REPLACE "[ ,]+" ";" directive "${directive}")
-    foreach(cap IN LISTS directive)
-      if(NOT cap IN_LIST SAFERECL_KNOWN_CAPABILITIES)
-        message(FATAL_ERROR "suite/${rel}: unknown capability '${cap}' in REQUIRES "
-                            "(known: ${SAFERECL_KNOWN_CAPABILITIES})")
-      endif()
-      list(APPEND req ${cap})
-    endforeach()
-  endif()
-  list(REMOVE_DUPLICATES req)
-  set(${out} ${req} PARENT_SCOPE)
-endfunction()
-
-function(saferecl_group_of rel out)
-  string(REGEX MATCH "^[^/]+" area "${rel}")
-  string(REGEX REPLACE "^saferecl\\." "" group "${area}")
-  if(rel MATCHES "\\.fault\\.pass\\.cpp$")
-    string(APPEND group "-fault")
-  endif()
-  set(${out} ${group} PARENT_SCOPE)
-endfunction()
-
-function(saferecl_manifest_add impl executable rel group applicable reason)
-  get_property(manifest GLOBAL PROPERTY SAFERECL_MANIFEST)
-  string(JSON n LENGTH "${manifest}")
-  saferecl_json_string(reason_json "${reason}")
-  set(entry "{}")
-  string(JSON entry SET "${entry}" implementation "\"${impl}\"")
-  string(JSON entry SET "${entry}" executable "\"${executable}\"")
-  string(JSON entry SET "${entry}" source "\"suite/${rel}\"")
-  string(JSON entry SET "${entry}" group "\"${group}\"")
-  string(JSON entry SET "${entry}" status "\"${applicable}\"")
-  string(JSON entry SET "${entry}" reason "${reason_json}")
-  string(JSON manifest SET "${manifest}" ${n} "${entry}")
-  set_property(GLOBAL PROPERTY SAFERECL_MANIFEST "${manifest}")
-endfunction()
-
-function(saferecl_write_manifest)
-  get_property(manifest GLOBAL PROPERTY SAFERECL_MANIFEST)
-  file(WRITE ${CMAKE_BINARY_DIR}/saferecl/manifest.json "${manifest}\n")
-endfunction()
-
-# Defines the executables and tests of one implementation's battery.
-function(saferecl_add_battery impl)
-  get_property(sut_target GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_TARGET)
-  get_property(caps GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_CAPABILITIES)
+# Indexes the battery's sources for every available implementation (index_tests.py, the only
+# reader of the directives and TEST_CASE names) and defines what the index says to build:
+# <build>/saferecl/index.json for the driver and the reports, battery.cmake for CMake.
+function(saferecl_add_batteries)
   file(GLOB_RECURSE sources RELATIVE ${SAFERECL_SUITE_DIR} CONFIGURE_DEPENDS
        ${SAFERECL_SUITE_DIR}/saferecl.*/*.cpp ${SAFERECL_SUITE_DIR}/stress/*.cpp)
   if(SAFERECL_SOURCES)
     list(FILTER sources INCLUDE REGEX "${SAFERECL_SOURCES}")
   endif()
   list(SORT sources)
-
-  set(groups)
-  foreach(rel IN LISTS sources)
-    saferecl_source_requirements(${rel} req)
-    set(missing)
-    foreach(cap IN LISTS req)
-      if(NOT cap IN_LIST caps)
-        list(APPEND missing ${cap})
-      endif()
-    endforeach()
-    saferecl_group_of(${rel} group)
-    if(rel MATCHES "\\.compile\\.fail\\.cpp$")
-      set(executable "")
-    else()
-      set(executable "${impl}.${group}")
-    endif()
-    if(missing)
-      string(REPLACE ";" ", " missing "${missing}")
-      saferecl_manifest_add(${impl} "${executable}" ${rel} ${group} "not-applicable"
-                            "the ${impl} adapter lacks: ${missing}")
-    elseif("${impl}|${rel}" IN_LIST SAFERECL_EXCLUDED_SOURCES)
-      saferecl_manifest_add(${impl} "${executable}" ${rel} ${group} "not-built"
-                            "does not compile against ${impl}")
-    elseif(rel MATCHES "\\.compile\\.fail\\.cpp$")
-      saferecl_manifest_add(${impl} "" ${rel} ${group} "compile-test" "")
-      saferecl_add_compile_fail_test(${impl} ${sut_target} ${rel})
-    elseif(rel MATCHES "\\.pass\\.cpp$")
-      saferecl_manifest_add(${impl} "${executable}" ${rel} ${group} "built" "")
-      list(APPEND groups ${group})
-      list(APPEND sources_${group} ${SAFERECL_SUITE_DIR}/${rel})
-    endif()
+  set(out ${CMAKE_BINARY_DIR}/saferecl)
+  string(REPLACE ";" "\n" source_lines "${sources}")
+  file(WRITE ${out}/sources.txt "${source_lines}\n")
+  set(impl_args)
+  foreach(impl IN LISTS SAFERECL_AVAILABLE_IMPLEMENTATIONS)
+    get_property(caps GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_CAPABILITIES)
+    string(REPLACE ";" "," caps "${caps}")
+    list(APPEND impl_args "--implementation=${impl}=${caps}")
   endforeach()
-  list(REMOVE_DUPLICATES groups)
-
-  foreach(group IN LISTS groups)
-    saferecl_add_battery_executable(${impl} ${sut_target} ${group} "${caps}" ${sources_${group}})
-  endforeach()
+  string(REPLACE ";" "," known "${SAFERECL_KNOWN_CAPABILITIES}")
+  string(REPLACE ";" "," excluded "${SAFERECL_EXCLUDED_SOURCES}")
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${SAFERECL_SUITE_DIR}/cmake/index_tests.py
+            --suite-dir ${SAFERECL_SUITE_DIR} --sources ${out}/sources.txt --out-dir ${out}
+            --known-capabilities ${known} --test-timeout ${SAFERECL_TEST_TIMEOUT}
+            "--excluded=${excluded}" ${impl_args}
+    RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "indexing the battery's sources failed (index_tests.py, message above)")
+  endif()
+  include(${out}/battery.cmake)
 endfunction()
 
-function(saferecl_add_battery_executable impl sut_target group caps)
+# One battery executable: the .pass.cpp sources of one implementation and group.
+function(saferecl_add_battery_executable impl group)
+  get_property(sut_target GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_TARGET)
+  get_property(caps GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_CAPABILITIES)
   set(exe ${impl}.${group})
   add_executable(${exe} ${ARGN}
     ${SAFERECL_SUITE_DIR}/support/capabilities.cpp
@@ -174,27 +104,16 @@ set(SAFERECL_DISCOVER_IMPL ${impl})
 set(SAFERECL_DISCOVER_GROUP ${group})
 set(SAFERECL_DISCOVER_TIMEOUT ${SAFERECL_TEST_TIMEOUT})
 set(SAFERECL_DISCOVER_SUITE_DIR [==[${SAFERECL_SUITE_DIR}]==])
+set(SAFERECL_DISCOVER_INDEX_CASES [==[${CMAKE_BINARY_DIR}/saferecl/cases/${exe}.txt]==])
 include([==[${SAFERECL_SUITE_DIR}/cmake/discover_tests.cmake]==])
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${include_file})
 endfunction()
 
-# One CTest test per compile-fail source and implementation.
-function(saferecl_add_compile_fail_test impl sut_target rel)
+# One CTest test per compile-fail source and implementation; name and tier from the index.
+function(saferecl_add_compile_fail_test impl rel name tier timeout)
+  get_property(sut_target GLOBAL PROPERTY SAFERECL_ADAPTER_${impl}_TARGET)
   set(src ${SAFERECL_SUITE_DIR}/${rel})
-  file(STRINGS ${src} name REGEX "^// TEST:" LIMIT_COUNT 1)
-  string(REGEX REPLACE "^// TEST:[ ]*" "" name "${name}")
-  if(NOT name)
-    message(FATAL_ERROR "suite/${rel}: a compile-fail source needs a '// TEST: <name>' line")
-  endif()
-  file(STRINGS ${src} tier REGEX "^// TIER:" LIMIT_COUNT 1)
-  string(REGEX REPLACE "^// TIER:[ ]*" "" tier "${tier}")
-  if(NOT tier)
-    set(tier core)
-  endif()
-  if(NOT tier IN_LIST SAFERECL_TIERS)
-    message(FATAL_ERROR "suite/${rel}: unknown TIER '${tier}' (known: ${SAFERECL_TIERS})")
-  endif()
 
   # The implementation's compile flags, collected once per implementation from a probe
   # target that carries the adapter's usage requirements.
@@ -218,5 +137,5 @@ $<JOIN:$<TARGET_PROPERTY:${probe},COMPILE_OPTIONS>,\n>
                    -P ${SAFERECL_SUITE_DIR}/cmake/compile_check.cmake)
   set_tests_properties("${impl}/${name}" PROPERTIES
     LABELS "impl=${impl};tier=${tier};kind=compile-fail;group=api;src=suite/${rel}"
-    TIMEOUT 120)
+    TIMEOUT ${timeout})
 endfunction()

@@ -1,7 +1,7 @@
 # Included by CTest (TEST_INCLUDE_FILES) for each battery executable: lists the
 # executable's doctest cases and adds one CTest test per case.
 #
-# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR.
+# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR, _INDEX_CASES.
 # Test name:  <impl>/<doctest case name>
 # Labels:     impl=<impl> tier=<tier> kind=<kind> group=<group> src=<suite source>
 #             from the case's doctest suite "<tier>.<kind>"
@@ -10,7 +10,10 @@
 # The generated script is cached next to the executable and rebuilt when it is older
 # or when the parameters change.
 # An executable that does not exist was not built: the report takes its tests from the
-# manifest. One that cannot list its tests gets a single failing test that shows why.
+# index. One that cannot list its tests gets a single failing test that shows why.
+# The cases it lists must be the ones the test index (suite/cmake/index_tests.py) found in
+# its sources, with the same doctest suite: otherwise the index, which the reports and the
+# mutant sweep trust, is wrong or stale, and CTest stops here with both lists.
 
 set(_exe "${SAFERECL_DISCOVER_EXE}")
 if(NOT EXISTS "${_exe}")
@@ -27,7 +30,11 @@ if(EXISTS "${_tsan_supp}")
 endif()
 # The cache is keyed by everything that shapes the generated tests besides the executable.
 file(MD5 "${CMAKE_CURRENT_LIST_FILE}" _script_md5)
-string(MD5 _key "${_script_md5}|${SAFERECL_DISCOVER_IMPL}|${SAFERECL_DISCOVER_GROUP}|${SAFERECL_DISCOVER_TIMEOUT}|${_launcher}|${_env}")
+set(_index_md5 "")
+if(EXISTS "${SAFERECL_DISCOVER_INDEX_CASES}")
+  file(MD5 "${SAFERECL_DISCOVER_INDEX_CASES}" _index_md5)
+endif()
+string(MD5 _key "${_script_md5}|${_index_md5}|${SAFERECL_DISCOVER_IMPL}|${SAFERECL_DISCOVER_GROUP}|${SAFERECL_DISCOVER_TIMEOUT}|${_launcher}|${_env}")
 string(SUBSTRING "${_key}" 0 12 _key)
 set(_cache "${_exe}.tests-${_key}.cmake")
 
@@ -44,7 +51,11 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
   endif()
   # A name may contain ">" and ";" (a CMake list separator): match whole attributes, and
   # carry ";" as "&#59" (no raw "&" can precede it in XML) until the fields are decoded.
+  # "[" and "]" likewise, so that a name stays one element of a CMake list.
   string(REPLACE ";" "&#59" _listing "${_listing}")
+  string(REPLACE "[" "&#91" _listing "${_listing}")
+  string(REPLACE "]" "&#93" _listing "${_listing}")
+  set(_listed "")
   string(REGEX MATCHALL "<TestCase( [a-z_]+=\"[^\"]*\")+" _cases "${_listing}")
   foreach(_case IN LISTS _cases)
     string(REGEX MATCH " name=\"([^\"]*)\"" _m "${_case}")
@@ -55,12 +66,20 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
     set(_file "${CMAKE_MATCH_1}")
     foreach(_var _name _suite _file)
       string(REPLACE "&#59" ";" ${_var} "${${_var}}")
+      string(REPLACE "&#91" "[" ${_var} "${${_var}}")
+      string(REPLACE "&#93" "]" ${_var} "${${_var}}")
       string(REPLACE "&quot;" "\"" ${_var} "${${_var}}")
       string(REPLACE "&apos;" "'" ${_var} "${${_var}}")
       string(REPLACE "&lt;" "<" ${_var} "${${_var}}")
       string(REPLACE "&gt;" ">" ${_var} "${${_var}}")
       string(REPLACE "&amp;" "&" ${_var} "${${_var}}")
     endforeach()
+    # The key the index writes for the case: list separators and brackets re-encoded.
+    set(_case_key "${_suite} ${_name}")
+    string(REPLACE ";" "&#59" _case_key "${_case_key}")
+    string(REPLACE "[" "&#91" _case_key "${_case_key}")
+    string(REPLACE "]" "&#93" _case_key "${_case_key}")
+    list(APPEND _listed "${_case_key}")
     # "<tier>.<kind>"; anything else is labelled tier=unlabelled so it stands out.
     set(_tier unlabelled)
     set(_kind unlabelled)
@@ -83,6 +102,31 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
       " LABELS [==[impl=${SAFERECL_DISCOVER_IMPL};tier=${_tier};kind=${_kind};group=${SAFERECL_DISCOVER_GROUP};src=${_src}]==]"
       " TIMEOUT ${_timeout} PROCESSORS ${_processors} SKIP_RETURN_CODE 77${_env})\n")
   endforeach()
+  if(_listing_rc EQUAL 0)
+    list(SORT _listed)
+    set(_indexed "")
+    if(EXISTS "${SAFERECL_DISCOVER_INDEX_CASES}")
+      file(STRINGS "${SAFERECL_DISCOVER_INDEX_CASES}" _indexed)
+    endif()
+    if(NOT _listed STREQUAL _indexed)
+      set(_only_listed ${_listed})
+      set(_only_indexed ${_indexed})
+      if(_indexed)
+        list(REMOVE_ITEM _only_listed ${_indexed})
+      endif()
+      if(_listed)
+        list(REMOVE_ITEM _only_indexed ${_listed})
+      endif()
+      list(JOIN _only_listed "\n  " _only_listed)
+      list(JOIN _only_indexed "\n  " _only_indexed)
+      message(FATAL_ERROR "saferecl: ${_exe} lists other doctest cases than the test index "
+        "(${SAFERECL_DISCOVER_INDEX_CASES}, written by suite/cmake/index_tests.py) says its "
+        "sources define: fix the parser, or reconfigure if the build is stale. "
+        "(\"<suite> <name>\"; &#59 &#91 &#93 stand for ; [ ])\n"
+        "Only listed by the executable:\n  ${_only_listed}\n"
+        "Only in the index:\n  ${_only_indexed}\n")
+    endif()
+  endif()
   file(WRITE "${_cache}" "${_script}")
 endif()
 include("${_cache}")

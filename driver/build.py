@@ -1,0 +1,155 @@
+"""One CMake build tree of the battery, and what its compiler said.
+
+A tree is per sanitizer tier (the CMake preset) and set of implementations. `build()` builds
+everything it can: sources that fail to compile against an implementation are recorded,
+left out (SAFERECL_EXCLUDED_SOURCES: the index marks their tests NOT BUILT) and the rest is
+rebuilt, so one broken test file, or a vendor header that rejects it, costs only its own
+tests. The compiler's words are kept for the report (build-failures.json) and for the mutant
+sweep, which charges each error to the TEST_CASE whose body holds it (`charged_tests`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from driver.console import elapsed, say
+from driver.errors import EnvironmentProblem
+from driver.options import SANITIZERS
+from driver.paths import BUILD, ROOT
+
+NINJA_PROGRESS = re.compile(r"\[(\d+)/(\d+)\]")
+NINJA_FAILED = re.compile(r"FAILED: (\S+)")
+NINJA_NEXT_RECORD = re.compile(r"\[\d+/\d+\]|FAILED: |ninja: ")
+# The object file of a battery source: CMakeFiles/<impl>.<group>.dir/<suite-relative source>.o
+BATTERY_OBJECT = re.compile(r"CMakeFiles/([^/]+)\.dir/(.+)\.o$")
+COMPILER_ERROR_LINE = r":(\d+):\d+: error"
+PROGRESS_EVERY_SECONDS = 5
+
+
+def tree_dir(sanitizer: str, root: Path | None = None) -> Path:
+    return (root or BUILD) / SANITIZERS[sanitizer]
+
+
+def parse_build_failures(lines: list[str], impls: list[str]) -> list[dict]:
+    """The FAILED records of ninja's output. A battery source of one of `impls` (not the
+    harness in support/) is `exclude`d from the next build, keyed "<impl>|<source>"; any
+    other failed target (the library, the harness) is recorded but cannot be left out."""
+    failures = []
+    for i, line in enumerate(lines):
+        failed = NINJA_FAILED.match(line)
+        if not failed:
+            continue
+        text = []
+        for follow in lines[i + 1:]:
+            if NINJA_NEXT_RECORD.match(follow):
+                break
+            text.append(follow)
+        log = "\n".join(text[1:])  # text[0] is the command line
+        target = failed[1]
+        obj = BATTERY_OBJECT.search(target)
+        impl = obj[1].split(".")[0] if obj else None
+        if obj and impl in impls and not obj[2].startswith("support/"):
+            failures.append({"implementation": impl, "source": "suite/" + obj[2],
+                             "executable": obj[1], "exclude": True,
+                             "key": f"{impl}|{obj[2]}", "log": log})
+        else:
+            failures.append({"implementation": None, "source": None, "executable": target,
+                             "exclude": False, "key": target, "log": log})
+    return failures
+
+
+def charged_tests(source: str, log: str, cases: list[tuple[int, str]]) -> list[str]:
+    """The tests a compiler failure of `source` (suite/... path) is charged to: each error
+    the compiler reports in the source goes to the test case starting on the last line at or
+    above it (`cases` are (line, name) of its tests); an error above the first case, or no
+    error located in the source at all, goes to every test of the source."""
+    rel = source.removeprefix("suite/")
+    every = [name for _, name in cases]
+    blamed: set[str] = set()
+    for m in re.finditer(re.escape(rel) + COMPILER_ERROR_LINE, log):
+        owners = [name for line, name in sorted(cases) if line <= int(m[1])]
+        blamed |= {owners[-1]} if owners else set(every)
+    return [name for name in every if name in blamed or not blamed]
+
+
+class BuildTree:
+    """A configured build tree. `definitions` are extra CMake cache entries (the std
+    adapter's options, SAFERECL_API_MUTANT, SAFERECL_BENCHMARKS)."""
+
+    def __init__(self, sanitizer: str, impls: list[str], definitions: dict[str, str],
+                 directory: Path, timeout: int | None = None, sources: str = ""):
+        self.sanitizer = sanitizer
+        self.preset = SANITIZERS[sanitizer]
+        self.impls = impls
+        self.definitions = definitions
+        self.dir = directory
+        self.timeout = timeout  # CTest TIMEOUT of one test case; None: the CMake default
+        self.sources = sources  # regex of the suite sources to build (SAFERECL_SOURCES)
+        self.excluded: list[str] = []  # "<impl>|<suite-relative source>"
+        self.failures: list[dict] = []  # parse_build_failures() of every build
+
+    @property
+    def index_path(self) -> Path:
+        return self.dir / "saferecl" / "index.json"
+
+    def configure(self) -> None:
+        args = ["cmake", "--preset", self.preset, "-B", str(self.dir),
+                "-DSAFERECL_IMPLEMENTATIONS=" + ";".join(self.impls),
+                "-DSAFERECL_EXCLUDED_SOURCES=" + ";".join(self.excluded),
+                "-DSAFERECL_SOURCES=" + self.sources]
+        args += [f"-D{k}={v}" for k, v in self.definitions.items()]
+        if self.timeout is not None:
+            args.append(f"-DSAFERECL_TEST_TIMEOUT={self.timeout}")
+        result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.stderr.write(result.stdout + result.stderr)
+            raise EnvironmentProblem(f"CMake configuration of {self.dir} failed (output above)")
+
+    def implementations(self) -> list[dict]:
+        """implementations.json of the tree: each adapter, available or why not."""
+        return json.loads((self.dir / "saferecl" / "implementations.json").read_text())
+
+    def index(self) -> list[dict]:
+        """The tests of the tree (suite/cmake/index_tests.py wrote them at configure time)."""
+        return json.loads(self.index_path.read_text())["tests"]
+
+    def build(self, jobs: int, log_path: Path, target: str | None = None) -> None:
+        """Builds everything it can (see the module's comment); the log goes to log_path."""
+        for attempt in (1, 2):
+            failed = self._build_once(jobs, log_path, append=attempt > 1, target=target)
+            new = [f for f in failed if f["exclude"] and f["key"] not in self.excluded]
+            self.failures += [f for f in failed if f not in self.failures]
+            if not new:
+                return
+            self.excluded += [f["key"] for f in new]
+            say(f"   {len(new)} source(s) do not compile; rebuilding without them")
+            self.configure()
+
+    def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None) -> list[dict]:
+        start = time.monotonic()
+        args = ["cmake", "--build", str(self.dir), "-j", str(jobs)]
+        if target:
+            args += ["--target", target]
+        args += ["--", "-k", "0"]
+        lines = []
+        with open(log_path, "a" if append else "w") as log:
+            proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+            assert proc.stdout is not None
+            last_progress = 0.0
+            for line in proc.stdout:
+                log.write(line)
+                lines.append(line.rstrip("\n"))
+                progress = NINJA_PROGRESS.match(line)
+                now = time.monotonic()
+                if progress and (now - last_progress > PROGRESS_EVERY_SECONDS
+                                 or progress[1] == progress[2]):
+                    say(f"   build {progress[1]}/{progress[2]} ({elapsed(start)})")
+                    last_progress = now
+            proc.wait()
+        return parse_build_failures(lines, self.impls)

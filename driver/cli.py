@@ -1,0 +1,124 @@
+"""saferecl driver: build the battery, run it against implementations, write the reports.
+
+    ./conformance list                 implementations: available, or why not
+    ./conformance run  [options]       the conformance run (the main job)
+    ./conformance mutants [--only ID]  prove the battery can fail: every mutant must die
+    ./conformance test [options]       saferecl's own tests (CI runs this)
+    ./conformance bench [options]      benchmarks across implementations (README: Benchmarks)
+
+The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
+suite/, implementation logic in reference-impl/ and adapters/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from driver.commands import bench, mutants, run, test
+from driver.commands import list as list_command
+from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
+from driver.options import PROFILES, SANITIZERS
+from driver.paths import DEFAULT_OUT
+
+DEFAULT_JOBS = os.cpu_count() or 2
+
+
+def _seed(text: str) -> int:
+    return int(text, 0)
+
+
+def _std_adapter_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--std-include", action="append", metavar="DIR",
+                   help="std adapter: include directory with <hazard_pointer>/<rcu> (repeatable)")
+    p.add_argument("--std-flags", metavar="FLAGS",
+                   help="std adapter: extra compile flags, e.g. '-std=c++2c -stdlib=libc++'")
+    p.add_argument("--std-libs", metavar="LIBS", help="std adapter: extra link libraries or flags")
+
+
+def _implementation_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
+                   help="tier: tsan (default), asan, none (optimized)")
+    _std_adapter_options(p)
+
+
+def _jobs_and_out(p: argparse.ArgumentParser, what: str = "parallel build and test jobs") -> None:
+    p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help=f"{what} (default: cores)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="report base directory (default: reports/out)")
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    _jobs_and_out(p)
+    p.add_argument("--seed", type=_seed,
+                   help="SAFERECL_SEED for every random choice (default: random, printed)")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="conformance", description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True, metavar="command")
+
+    p = sub.add_parser("list", help="implementations: available, or why not")
+    _implementation_options(p)
+    p.set_defaults(func=list_command.command)
+
+    p = sub.add_parser("run", help="run the battery and write the reports")
+    _implementation_options(p)
+    _run_options(p)
+    p.add_argument("--impl", help="comma-separated implementations (default: every available one)")
+    p.add_argument("--profile", default="quick", choices=list(PROFILES),
+                   help="stress duration: quick (default), full, soak")
+    p.add_argument("--scale", type=float, help="SAFERECL_STRESS_SCALE (overrides --profile)")
+    p.add_argument("--timeout", type=int, metavar="SECONDS",
+                   help="CTest timeout of one test case (default 300; stress tests 3x)")
+    p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
+                   help="extra arguments for ctest after --, e.g. -- -R try_protect")
+    p.set_defaults(func=run.command)
+
+    p = sub.add_parser("mutants", help="prove the battery can fail: run it against every mutant")
+    _run_options(p)
+    p.add_argument("--only", nargs="+", metavar="ID", help="only these mutants (e.g. MH-01 MR-03)")
+    p.add_argument("--full", action="store_true",
+                   help="run the whole battery per mutant, not only the catalogued killers")
+    p.set_defaults(func=mutants.command)
+
+    # Always the optimized tier, and nothing random: only the std adapter's options.
+    p = sub.add_parser("bench", help="benchmarks across implementations (optimized tier)")
+    _std_adapter_options(p)
+    _jobs_and_out(p, "parallel build jobs")
+    p.add_argument("--impl", help="comma-separated implementations (default: every available "
+                   "one; the reference is always measured, for the ratios)")
+    p.add_argument("--reps", type=int, default=5,
+                   help="repetitions of every case and implementation (default 5)")
+    p.add_argument("--min-time", type=float, default=0.1, metavar="SECONDS",
+                   help="Google Benchmark's minimum time of one measurement (default 0.1)")
+    p.add_argument("--filter", metavar="REGEX", help="only the cases it matches, e.g. '^rcu/'")
+    p.add_argument("--case-timeout", type=float, default=20, metavar="SECONDS",
+                   help="a case that takes longer is reported as timed out (default 20)")
+    p.add_argument("--wait-load", type=float, default=0, metavar="SECONDS",
+                   help=f"wait up to this long for a 1-minute load average under "
+                        f"{bench.BENCH_QUIET_LOAD} before measuring (default 0)")
+    p.set_defaults(func=bench.command)
+
+    p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
+    _implementation_options(p)
+    _run_options(p)
+    p.set_defaults(func=test.command)
+    return top
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"conformance: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except EnvironmentProblem as e:
+        print(f"conformance: {e}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED

@@ -1,0 +1,99 @@
+"""./conformance run: the battery against the selected implementations, and its reports.
+
+configure (the test index is written) -> build (sources that do not compile are left out
+as NOT BUILT) -> CTest (junit.xml) -> the report directory gets the run's outputs and the
+reports package writes results.json, summary.md and report.html. The exit status is the
+reports' verdict: 0 when every selected available implementation passes its core tests and
+none selected by name is unavailable."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from pathlib import Path
+
+from driver.build import BuildTree, tree_dir
+from driver.console import elapsed, say, stage
+from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
+from driver.environment import (active_mutant, default_selection, ensure_packages,
+                                packages_for, parse_impls)
+from driver.errors import EXIT_ENVIRONMENT, EXIT_NONCONFORMING, EXIT_OK
+from driver.options import RunOptions, random_seed, std_definitions
+from driver.paths import ROOT
+from driver.report_dir import ReportDir
+from driver.toolchain import toolchain
+
+
+def run_battery(options: RunOptions) -> tuple[int, Path]:
+    """The conformance run. Returns (exit status, published report directory)."""
+    started = time.monotonic()
+    impls, mutant_env = active_mutant(options.impls)
+    ensure_packages(packages_for(impls))
+    scale = options.stress_scale
+    seed = options.seed if options.seed is not None else random_seed()
+    report = ReportDir(options.out_base, options.sanitizer)
+
+    say(f"saferecl: implementations {', '.join(impls)}; sanitizer {options.sanitizer}; "
+        f"profile {options.profile} (scale {scale}); seed {seed}; jobs {options.jobs}")
+    stage("configure")
+    build = BuildTree(options.sanitizer, impls, options.std,
+                      tree_dir(options.sanitizer, options.build_root),
+                      timeout=options.timeout, sources=options.sources)
+    build.configure()
+    implementations = build.implementations()
+    for impl in implementations:  # the report's row names the mutant it ran
+        if impl["name"] == "mutants" and mutant_env:
+            impl["version"] += f"; active mutant {mutant_env['SAFERECL_MUTANT']}"
+    available = [i["name"] for i in implementations if i["available"]]
+    for impl in implementations:
+        state = "available" if impl["available"] else "unavailable: " + impl["reason"]
+        say(f"   {impl['name']}: {state}")
+
+    stage("build")
+    build.build(options.jobs, report / "build.log")
+    for failure in build.failures:
+        say(f"   NOT BUILT: {failure['source'] or failure['executable']}")
+
+    stage("test")
+    junit = report / "junit.xml"
+    if available:
+        env = test_environment(scale, seed, mutant_env)
+        run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args)
+
+    stage("report")
+    report.copy_in(build.index_path, "index.json")
+    report.write_json("implementations.json", implementations)
+    report.write_json("build-failures.json", build.failures)
+    report.write_json("run.json", {
+        "sanitizer": options.sanitizer, "profile": options.profile, "stress_scale": scale,
+        "seed": seed, "implementations": impls, "explicit_selection": options.explicit,
+        "date": dt.datetime.now().isoformat(timespec="seconds"),
+        "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
+        "std_options": options.std, **toolchain(build.dir)})
+    if not junit.is_file():  # CTest did not run: CI still gets an (empty) junit.xml
+        junit.write_text(EMPTY_JUNIT)
+    results = report.render()
+    final = report.publish()
+
+    if results is not None:
+        say((final / "summary.md").read_text())
+        say(f"report: {final / 'report.html'}")
+    say(f"reports: {final}  (latest: {final.parent / 'latest'})")
+    say(f"total time {elapsed(started)}")
+    unavailable = [n for n in impls if n not in available]
+    if options.explicit and unavailable:
+        say("selected but unavailable: " + ", ".join(unavailable))
+    if results is None:
+        return EXIT_ENVIRONMENT, final
+    return (EXIT_OK if results["conforming"] else EXIT_NONCONFORMING), final
+
+
+def command(args) -> int:
+    selected = parse_impls(args.impl)
+    code, _ = run_battery(RunOptions(
+        impls=selected or default_selection(), explicit=selected is not None,
+        sanitizer=args.sanitizer, profile=args.profile, scale=args.scale, seed=args.seed,
+        jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
+        std=std_definitions(args.std_include, args.std_flags, args.std_libs)))
+    return code

@@ -1,0 +1,148 @@
+"""./conformance test: saferecl's own tests (what CI runs), in order of cost:
+
+  1. the tooling's unit tests (pytest: reports/tests and driver/tests, with the reports'
+     Chromium check of report.html), seconds;
+  2. the battery passes against the reference implementation under TSan and ASan;
+  3. the std adapter validates a standard-library-style include tree;
+  4. every catalogued mutant is killed by the tests its catalog entry names, and every
+     conforming variant is spared (`./conformance mutants --full` runs the whole battery
+     per mutant).
+The exit status is 0 only when every step passed; each step's time is printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from driver.build import BuildTree, tree_dir
+from driver.commands.mutants import run_mutants
+from driver.commands.run import run_battery
+from driver.console import elapsed, say, stage
+from driver.ctest import verdicts
+from driver.environment import PYTHON_PACKAGES, ensure_packages
+from driver.errors import EXIT_NONCONFORMING, EXIT_OK
+from driver.options import MutantOptions, RunOptions
+from driver.paths import ADAPTERS, BUILD, ROOT
+from reports import protocol
+
+UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
+UNIT_TEST_PACKAGES = ["chromium", *PYTHON_PACKAGES]
+STD_SELFTEST_ROOT = BUILD / "std-selftest"
+STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
+# The slice of the battery the std self-test runs: the feature-test macros and API shape (what
+# a vendor build gets wrong first) and one runtime area of each header.
+STD_SELFTEST_AREAS = r"hazard\.pointer\.syn|rcu\.syn|saferecl\.hp\.holder\.mem|saferecl\.rcu\.domain\.func"
+STD_SELFTEST_TESTS = rf"^std/({STD_SELFTEST_AREAS})"
+# The same slice as suite sources (directories are named by stable name): only it is compiled.
+STD_SELFTEST_SOURCES = rf"/({STD_SELFTEST_AREAS})/"
+STD_SELFTEST_CAPABILITIES = {"hazard-pointer", "rcu", "hp-batch", "native-api"}
+
+
+def unit_tests() -> bool:
+    """The tooling's pytest suite, with the interpreter running the driver (Debian's). The
+    reports' tests render report.html in Debian's Chromium (reports/tests/test_browser.py)."""
+    ensure_packages(UNIT_TEST_PACKAGES)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", *UNIT_TEST_DIRS], cwd=ROOT)
+    return result.returncode == 0
+
+
+def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int | None) -> bool:
+    """Proves that the `std` adapter validates a standard-library-style implementation.
+
+    adapters/std/selftest/include is a vendor-style header tree: <hazard_pointer> and <rcu>
+    declare the reference implementation under the standard names in namespace std, and a
+    wrapper <version> (#include_next of the real one) announces __cpp_lib_hazard_pointer and
+    __cpp_lib_rcu. The reference library is built first, as the vendor's library; then a
+    slice of the battery runs through the std adapter with the vendor include and link
+    options, in build trees of its own. Where clang has libc++, `std` must also come out
+    unavailable, with a reason, for -stdlib=libc++. True when every step that could run
+    passed."""
+    stage(f"std self-test: building the vendor library ({sanitizer})")
+    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"))
+    vendor.configure()
+    built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
+                            "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
+    library = vendor.dir / "reference-impl" / "libsaferecl_reference.a"
+    if built.returncode != 0 or not library.is_file():
+        sys.stderr.write(built.stdout + built.stderr)
+        say("   FAIL  the vendor library did not build")
+        return False
+
+    stage("std self-test: a slice of the battery through --impl std on the vendor tree")
+    code, report = run_battery(RunOptions(
+        impls=["std"], explicit=True, sanitizer=sanitizer, seed=seed, jobs=jobs,
+        out_base=out_base / "std-self-test", ctest_args=["-R", STD_SELFTEST_TESTS],
+        build_root=STD_SELFTEST_ROOT / "battery", sources=STD_SELFTEST_SOURCES,
+        std={"SAFERECL_STD_INCLUDE_DIRS": f"{STD_SELFTEST_INCLUDE};{ROOT / 'reference-impl' / 'include'}",
+             "SAFERECL_STD_CXX_FLAGS": "",
+             "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}))
+    found = {i["name"]: i for i in json.loads((report / "implementations.json").read_text())}
+    std = found.get("std", {})
+    caps = set(std.get("capabilities", []))
+    passed = sum(v == protocol.VERDICT_PASS for _, v, _ in verdicts(report / "junit.xml"))
+    ok = True
+    if not std.get("available") or caps != STD_SELFTEST_CAPABILITIES:
+        say(f"   FAIL  std adapter on the vendor tree: capabilities {sorted(caps)}, "
+            f"expected {sorted(STD_SELFTEST_CAPABILITIES)} ({std.get('reason', '')})")
+        ok = False
+    elif code != EXIT_OK or passed == 0:
+        say(f"   FAIL  the battery slice through std: exit {code}, {passed} passed ({report})")
+        ok = False
+    else:
+        say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
+            f"{passed} tests passed ({report})")
+
+    stage("std self-test: -stdlib=libc++")
+    probe = subprocess.run(["clang++", "-stdlib=libc++", "-x", "c++", "-E", "-", "-o", os.devnull],
+                           input="#include <version>\n", capture_output=True, text=True)
+    if probe.returncode != 0:
+        say("   SKIP  clang++ has no libc++ here; where it has, run\n"
+            "         ./conformance list --std-flags -stdlib=libc++ --std-libs -stdlib=libc++\n"
+            "         std must be listed as unavailable, with the reason")
+        return ok
+    libcxx = BuildTree(sanitizer, ["std"], {"SAFERECL_STD_INCLUDE_DIRS": "",
+                                            "SAFERECL_STD_CXX_FLAGS": "-stdlib=libc++",
+                                            "SAFERECL_STD_LINK_LIBRARIES": "-stdlib=libc++"},
+                       tree_dir(sanitizer, STD_SELFTEST_ROOT / "libcxx"))
+    libcxx.configure()
+    std = {i["name"]: i for i in libcxx.implementations()}.get("std", {})
+    if std.get("available"):
+        say(f"   PASS  libc++ provides: {', '.join(std['capabilities'])}")
+    elif std.get("reason"):
+        say(f"   PASS  std with libc++: unavailable: {std['reason']}")
+    else:
+        say("   FAIL  std with libc++: unavailable without a reason")
+        ok = False
+    return ok
+
+
+def command(args) -> int:
+    started = time.monotonic()
+    steps: list[tuple[str, bool, str]] = []
+
+    def step(name: str, check) -> None:
+        stage(f"self-test: {name}")
+        t0 = time.monotonic()
+        steps.append((name, bool(check()), elapsed(t0)))
+
+    step("unit tests of the tooling (pytest " + " ".join(UNIT_TEST_DIRS) + ")", unit_tests)
+    for sanitizer in ("tsan", "asan"):
+        step(f"reference battery under {sanitizer}",
+             lambda s=sanitizer: run_battery(RunOptions(
+                 impls=["reference"], explicit=True, sanitizer=s, seed=args.seed,
+                 jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
+    step("std adapter on a vendor-style include tree",
+         lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
+    step("mutants: each catalogued bug killed, each conforming variant spared",
+         lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
+                                           seed=args.seed))[0] == EXIT_OK)
+
+    stage("self-test results")
+    for name, ok, took in steps:
+        say(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
+    say(f"self-test total {elapsed(started)}")
+    return EXIT_OK if all(ok for _, ok, _ in steps) else EXIT_NONCONFORMING

@@ -1,0 +1,99 @@
+"""The implementations this checkout has, and the Debian packages a command needs: installed
+with apt-get when running as root, otherwise named in an EnvironmentProblem with the exact
+command to run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from driver.console import stage
+from driver.errors import EnvironmentProblem, UsageError
+from driver.paths import ADAPTERS
+
+# What every run needs; adapters add theirs in adapters/<name>/packages.
+BASE_PACKAGES = ["clang", "libclang-rt-dev", "cmake", "ninja-build", "doctest-dev"]
+BENCH_PACKAGES = ["libbenchmark-dev"]
+# The reports (reports/) and the tooling's unit tests, for Debian's /usr/bin/python3.
+PYTHON_PACKAGES = ["python3-jinja2", "python3-pytest"]
+
+
+def known_implementations() -> list[str]:
+    return sorted(p.name for p in ADAPTERS.iterdir() if (p / "adapter.cmake").is_file())
+
+
+def default_selection() -> list[str]:
+    """Every implementation but the mutants, which are selected one at a time."""
+    return [n for n in known_implementations() if n != "mutants"]
+
+
+def adapter_packages(impl: str) -> list[str]:
+    path = ADAPTERS / impl / "packages"
+    if not path.is_file():
+        return []
+    return [w for line in path.read_text().splitlines() for w in line.split("#", 1)[0].split()]
+
+
+def packages_for(impls: list[str], *extra: list[str]) -> list[str]:
+    return BASE_PACKAGES + [p for group in extra for p in group] + \
+        [p for i in impls for p in adapter_packages(i)]
+
+
+def missing_packages(packages: list[str]) -> list[str]:
+    missing = []
+    for pkg in dict.fromkeys(packages):
+        probe = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg],
+                               capture_output=True, text=True)
+        if probe.returncode != 0 or "install ok installed" not in probe.stdout:
+            missing.append(pkg)
+    return missing
+
+
+def ensure_packages(packages: list[str]) -> None:
+    """Installs missing Debian packages when root; otherwise says exactly what to run."""
+    missing = missing_packages(packages)
+    if not missing:
+        return
+    command = ["apt-get", "install", "-y", "--no-install-recommends", *missing]
+    if os.geteuid() != 0:
+        raise EnvironmentProblem(
+            "missing Debian packages: " + " ".join(missing) +
+            "\nInstall them with:\n  sudo apt-get update && sudo " + " ".join(command))
+    stage("installing " + " ".join(missing))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(command, env=env).returncode != 0:
+        subprocess.run(["apt-get", "update"], env=env, check=False)
+        if subprocess.run(command, env=env).returncode != 0:
+            raise EnvironmentProblem("apt-get could not install: " + " ".join(missing))
+
+
+def parse_impls(text: str | None) -> list[str] | None:
+    """--impl: implementation names; `mutant:ID` selects one catalogued mutant of the
+    reference. None when the option was not given."""
+    if text is None:
+        return None
+    from driver import mutant_catalog
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    known = known_implementations()
+    unknown = [n for n in names
+               if (n not in known or n == "mutants") and not n.startswith("mutant:")]
+    if unknown or not names:
+        valid = ", ".join(k for k in known if k != "mutants")
+        raise UsageError(f"unknown implementation {', '.join(unknown) or '(none given)'}; "
+                         f"valid names: {valid}, or mutant:<id> (adapters/mutants/catalog.json)")
+    mutants = [n.split(":", 1)[1] for n in names if n.startswith("mutant:")]
+    if len(mutants) > 1:
+        raise UsageError("one mutant per run (the active mutant is process-wide): "
+                         + ", ".join(mutants))
+    if mutants and mutant_catalog.load(mutants)[0].get("compile_time"):
+        raise UsageError(f"{mutants[0]} changes declarations, so it needs its own build: "
+                         f"./conformance mutants --only {mutants[0]}")
+    return names
+
+
+def active_mutant(impls: list[str]) -> tuple[list[str], dict[str, str]]:
+    """`mutant:ID` -> the `mutants` implementation, with the environment that activates ID."""
+    mutant = next((n.split(":", 1)[1] for n in impls if n.startswith("mutant:")), None)
+    if mutant is None:
+        return impls, {}
+    return [("mutants" if n.startswith("mutant:") else n) for n in impls], {"SAFERECL_MUTANT": mutant}

@@ -1,0 +1,26 @@
+"""Bad input gets a clear error: an unknown implementation, sanitizer, profile or mutant is
+rejected with exit status 2 and the valid names, before anything is built."""
+
+import subprocess
+import sys
+
+import pytest
+
+from driver.errors import EXIT_USAGE
+from driver.paths import ROOT
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["run", "--impl", "nosuch"], "valid names: "),
+    (["run", "--impl", "mutant:MR-03,mutant:MH-01"], "one mutant per run"),
+    (["run", "--sanitizer", "msan"], "invalid choice"),
+    (["run", "--profile", "forever"], "invalid choice"),
+    (["mutants", "--only", "MX-99"], "unknown mutant MX-99"),
+    (["bench", "--impl", "mutant:MR-03"], "bench measures implementations, not mutants"),
+])
+def test_rejected_with_usage_status(argv, expected):
+    result = subprocess.run([sys.executable, str(ROOT / "conformance"), *argv],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == EXIT_USAGE, result.stderr
+    assert expected in result.stderr
+    assert result.stdout == ""  # nothing started

@@ -1,0 +1,48 @@
+"""The mutant kill decision: what each catalog status expects, and when a survivor is run again."""
+
+import pytest
+
+from driver import mutant_catalog
+from driver.mutant_catalog import decide, retry
+
+
+@pytest.mark.parametrize("status, ran, killed, expected", [
+    ("mutant", 5, True, ("killed", True)),
+    ("mutant", 5, False, ("SURVIVED", False)),
+    ("not-a-bug", 40, False, ("spared (conforming)", True)),
+    ("not-a-bug", 40, True, ("WRONGLY KILLED", False)),
+    ("hardware-dependent", 3, False, ("survived (hardware)", True)),
+    ("hardware-dependent", 3, True, ("killed", True)),
+    # No test ran: proves nothing, whatever the status.
+    ("mutant", 0, False, ("NO TEST RAN", False)),
+    ("not-a-bug", 0, False, ("NO TEST RAN", False)),
+    ("hardware-dependent", 0, False, ("NO TEST RAN", False)),
+])
+def test_decision(status, ran, killed, expected):
+    assert decide(status, ran, killed) == expected
+
+
+def test_a_broken_build_is_no_mutant():
+    assert decide("mutant", 4, True, broken=True) == ("BUILD BROKEN", False)
+
+
+def run(killed: bool, ran: int = 3) -> dict:
+    return {"killed_by": [{"test": "t", "time": 1.0}] if killed else [], "tests_run": ran}
+
+
+def test_a_surviving_bug_is_retried_up_to_three_attempts():
+    bug = {"status": "mutant"}
+    assert retry(bug, 1, run(False)) and retry(bug, 2, run(False))
+    assert not retry(bug, 3, run(False))
+    assert not retry(bug, 1, run(True))
+    assert not retry(bug, 1, run(False, ran=0))  # nothing to retry: a catalog or build problem
+
+
+def test_a_conforming_variant_gets_one_run():
+    assert not retry({"status": "not-a-bug"}, 1, run(True))
+    assert not retry({"status": "not-a-bug"}, 1, run(False))
+
+
+def test_the_catalog_statuses_all_have_expectations():
+    statuses = {m["status"] for m in mutant_catalog.load(None)}
+    assert statuses <= set(mutant_catalog.EXPECTATIONS)
