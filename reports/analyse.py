@@ -10,7 +10,7 @@ conforms and none selected by name is unavailable.
 
 from __future__ import annotations
 
-from reports import protocol
+from reports import expectations, protocol
 from reports.classify import parse_test_name
 from reports.model import Cell, Report, Status, Test
 
@@ -145,3 +145,30 @@ def analyse(report: Report) -> None:
         elif explicit_selection:
             all_conform = False
     report.conforming = any_available and all_conform
+    apply_expectations(report)
+
+
+def apply_expectations(report: Report) -> None:
+    """Each test's outcome under the directory's expectations (when it has some), and what
+    the run holds that is unexpected without being a test: an implementation chosen by name
+    that is missing, CTest that never ran."""
+    if report.expectation_entries is None:
+        return
+    observed = [expectations.Observed(t.ctest_id, t.verdict,
+                                      t.stable + (f"/{t.paragraph}" if t.paragraph else ""),
+                                      t.headline) for t in report.tests]
+    evaluation = expectations.evaluate(report.expectation_entries, observed,
+                                       report.run.get("sanitizer"))
+    for t in report.tests:
+        t.outcome = evaluation.outcomes[t.ctest_id]
+        t.expected = evaluation.matched.get(t.ctest_id)
+    for impl in report.impls:
+        impl.outcome_counts = {}
+        for t in report.tests:
+            if t.impl == impl.name:
+                impl.outcome_counts[t.outcome] = impl.outcome_counts.get(t.outcome, 0) + 1
+        if impl.selected and not impl.available and report.run.get("explicit_selection"):
+            evaluation.problems.append(f"{impl.name} was chosen by name and is unavailable: {impl.reason}")
+    if not report.ctest_ran:
+        evaluation.problems.append("CTest did not run")
+    report.expectations = evaluation

@@ -19,7 +19,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import protocol
+from reports import expectations, protocol
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -31,6 +31,7 @@ MUTANT_CATALOG = REPORTS_DIR.parent / "adapters" / "mutants" / "catalog.json"
 
 # The name of the failing test that discover_tests.cmake adds for an executable that could
 # not list its test cases: "<impl>/<group>: listing the test cases".
+EXPECTATIONS_FILE = "expectations.json"
 LISTING_FAILURE = re.compile(r"^([^/]+)/([^/:]+): listing the test cases$")
 
 
@@ -98,6 +99,22 @@ def unbuilt_executables(report: Report, index: list[IndexEntry]) -> set[str] | N
             return None
         broken.update(named)
     return broken
+
+
+def read_expectations(out: Path, report: Report) -> None:
+    """expectations.json: the known failures the driver applied to the run (a copy of the
+    adapters' files or --expect FILE); a broken copy is a note, and counts as unexpected."""
+    path = out / EXPECTATIONS_FILE
+    if not path.is_file():
+        return
+    doc = read_json(path, report, False)
+    try:
+        report.expectation_entries = expectations.parse(doc, path.name)
+        report.expectation_source = text(doc, "comment")
+    except expectations.ExpectationsError as e:
+        report.notes.append(str(e))
+        report.expectation_entries = []
+        report.expectation_source = f"{path.name} (unreadable: every failure counts as new)"
 
 
 def command_of(out: Path, run: object) -> str:
@@ -173,6 +190,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             report.tests.append(t)
     elif tests_expected:
         report.notes.append("junit.xml is missing: CTest did not run")
+        report.ctest_ran = False
 
     # Tests that never reached CTest.
     broken = unbuilt_executables(report, index)
@@ -218,6 +236,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             detail=f"does not compile; the index names no test of {f.source}",
             excerpt=excerpt_of(f.log + "\n", 4000), headline=headline_of(f.log + "\n")))
 
+    read_expectations(out, report)
     report.mutants = read_json(out / "mutants.json", report, False)
     report.bench = read_json(out / "bench.json", report, False)
     if report.mutants is not None and mutant_catalog.is_file():

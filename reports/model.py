@@ -64,6 +64,15 @@ class Test:
     config: str = ""  # the test's "[saferecl] <test>: seed=... scale=..." line
     headline: str = ""  # the one most telling line of the output
     excerpt: str = ""  # output excerpt (failures, not applicable); empty for passes
+    # With expectations (reports/expectations.py): EXPECTED FAIL, UNEXPECTED PASS, NEW
+    # FAILURE or the verdict, and the known-failure entry that applied; "" / None without.
+    outcome: str = ""
+    expected: object = None  # reports.expectations.Expectation
+
+    @property
+    def ctest_id(self) -> str:
+        """The id expectations and comparisons key on: CTest's name, "<impl>/<name>"."""
+        return self.ctest_name or f"{self.impl}/{self.name}"
 
     @property
     def failing(self) -> bool:
@@ -106,6 +115,7 @@ class Implementation:
     qoi_findings: int = 0
     not_built_sources: int = 0
     row_counts: dict[str, int] = field(default_factory=dict)
+    outcome_counts: dict[str, int] = field(default_factory=dict)  # with expectations only
 
 
 @dataclass
@@ -142,6 +152,11 @@ class Report:
     catalog_path: str = ""
     in_dir: str = ""
     command: str = "run"  # what made the directory: run | bench | mutants (see load.command_of)
+    ctest_ran: bool = True  # junit.xml was there
+    # expectations.json of the directory (None: none given), and what it says of this run.
+    expectation_entries: list | None = None
+    expectation_source: str = ""
+    expectations: object = None  # reports.expectations.Evaluation
 
     def impl(self, name: str) -> Implementation | None:
         return next((i for i in self.impls if i.name == name), None)

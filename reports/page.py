@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from reports import protocol
+from reports import expectations, protocol
 from reports.bench import bench_table
 from reports.classify import excerpt_of, parse_test_name
 from reports.facts import GENERATOR, dump, findings, run_line
@@ -18,6 +18,8 @@ from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
 from reports.text import fixed, seconds, slug
 
+OUTCOME_CSS = {expectations.EXPECTED_FAIL: "o-expected", expectations.NEW_FAILURE: "o-new",
+               expectations.UNEXPECTED_PASS: "o-xpass"}
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 DRAFT_REF = re.compile(r"\[([a-z.]+)\](?:/([0-9]+))?")
 DEFAULT_TITLE = {"run": "saferecl conformance report", "bench": "saferecl conformance report",
@@ -79,7 +81,7 @@ def environment() -> jinja2.Environment:
     env.globals.update(
         protocol=protocol, Status=Status, VERDICT_CSS=VERDICT_CSS, GENERATOR=GENERATOR,
         draft_url=draft_url, slug=slug, fixed=fixed, seconds=seconds, format_ns=format_ns,
-        excerpt_of=excerpt_of, run_value=run_value, WEAK_BELOW=WEAK_BELOW)
+        excerpt_of=excerpt_of, run_value=run_value, WEAK_BELOW=WEAK_BELOW, OUTCOME_CSS=OUTCOME_CSS)
     return env
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reports import protocol
+from reports import expectations, protocol
 from reports.facts import GENERATOR, RESULTS_SCHEMA
 from reports.model import Report
 from reports.mutants import mutant_coverage
@@ -21,6 +21,7 @@ def results_document(report: Report) -> dict:
         "qoi_findings": i.qoi_findings, "not_built_sources": i.not_built_sources,
         "counts": {v: i.counts.get(v, 0) for v in protocol.VERDICTS},
         "requirements": dict(i.row_counts),
+        **({"outcomes": dict(i.outcome_counts)} if report.expectations is not None else {}),
     } for i in report.impls]
 
     tests = []
@@ -36,6 +37,10 @@ def results_document(report: Report) -> dict:
         if t.config:
             o["config"] = t.config
         o.update(headline=t.headline, output_excerpt=t.excerpt)
+        if report.expectations is not None:
+            o["outcome"] = t.outcome
+            if t.expected is not None:
+                o["expected"] = t.expected.to_json()
         tests.append(o)
     doc["tests"] = tests
     doc["tests_not_run"] = report.tests_not_run
@@ -61,6 +66,8 @@ def results_document(report: Report) -> dict:
     doc["build_failures"] = [{"implementation": f.impl or None, "source": f.source or None,
                               "executable": f.executable, "log": f.log}
                              for f in report.build_failures]
+    if report.expectations is not None:
+        doc["expectations"] = expectations_summary(report)
     if report.mutants is not None:
         doc["mutants"] = report.mutants
         # An addition within schema 1 (reports/README.md): the mutant coverage per row.
@@ -69,6 +76,17 @@ def results_document(report: Report) -> dict:
     if report.bench is not None:
         doc["bench"] = report.bench
     return doc
+
+
+def expectations_summary(report: Report) -> dict:
+    """results.json "expectations" (an addition within schema 1, reports/README.md): the
+    decision a CI job gates on, "nothing_unexpected", and what it rests on."""
+    e = report.expectations
+    return {"schema": expectations.SCHEMA, "source": report.expectation_source,
+            "nothing_unexpected": e.nothing_unexpected,
+            "counts": {o: e.count(o) for o in (expectations.EXPECTED_FAIL, expectations.UNEXPECTED_PASS,
+                                               expectations.NEW_FAILURE)},
+            "unexpected": e.unexpected, "problems": e.problems, "not_in_run": e.not_in_run}
 
 
 def results_json(report: Report) -> str:

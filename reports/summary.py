@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports import protocol
+from reports import expectations, protocol
 from reports.bench import bench_table
 from reports.facts import findings, run_line, verdict_counts
 from reports.model import Report, Status, Test
@@ -11,6 +11,39 @@ from reports.stats import format_ns
 from reports.text import fixed, md_escape, split_lines, trim
 
 MAX_ITEMS = 40  # per section; the rest is counted, and in report.html
+# How a failing test's outcome reads next to its verdict: "**FAIL** (new)".
+OUTCOME_WORDS = {expectations.EXPECTED_FAIL: "expected", expectations.NEW_FAILURE: "new",
+                 expectations.UNEXPECTED_PASS: "unexpected pass"}
+
+
+def expectations_section(report: Report) -> str:
+    """The decision a CI job gates on: was anything unexpected, and what."""
+    e = report.expectations
+    if e is None:
+        return ""
+    new, stale = e.count(expectations.NEW_FAILURE), e.count(expectations.UNEXPECTED_PASS)
+    known = e.count(expectations.EXPECTED_FAIL)
+    md = (f"\n**Expectations: {'nothing unexpected' if e.nothing_unexpected else 'UNEXPECTED RESULTS'}**"
+          f" — {known} expected failure(s), {new} new failure(s), {stale} unexpected pass(es)"
+          f" ({md_escape(report.expectation_source or 'expectations.json')}).\n")
+    for problem in e.problems:
+        md += f"- **{md_escape(problem)}**\n"
+    by_id = {t.ctest_id: t for t in report.tests}
+    unexpected = [by_id[i] for i in e.unexpected]
+    for t in unexpected[:MAX_ITEMS]:
+        md += test_line(t, True)[2:]
+        if t.expected is not None:
+            md += f"  - expected {'/'.join(t.expected.verdicts)}: {md_escape(t.expected.reason or t.expected.link)}\n"
+    if len(unexpected) > MAX_ITEMS:
+        md += f"- ... and {len(unexpected) - MAX_ITEMS} more in results.json\n"
+    if known:
+        md += f"\n<details><summary>{known} expected failure(s)</summary>\n\n"
+        for t in report.tests:
+            if t.outcome == expectations.EXPECTED_FAIL:
+                why = t.expected.reason or t.expected.link
+                md += f"- {md_escape(t.impl)}: **{t.verdict}** {code(t.name)} — {md_escape(why)}\n"
+        md += "\n</details>\n"
+    return md
 
 
 def code(text: str) -> str:
@@ -18,7 +51,10 @@ def code(text: str) -> str:
 
 
 def test_line(t: Test, with_impl: bool) -> str:
-    line = "  - " + (f"{t.impl}: " if with_impl else "") + f"**{t.verdict}** {code(t.name)}"
+    line = "  - " + (f"{t.impl}: " if with_impl else "") + f"**{t.verdict}**"
+    if t.outcome in OUTCOME_WORDS:
+        line += f" ({OUTCOME_WORDS[t.outcome]})"
+    line += f" {code(t.name)}"
     if t.tier != "core":
         line += f" ({t.tier})"
     if t.detail:
@@ -121,6 +157,8 @@ def summary_markdown(report: Report) -> str:
         name = md_escape(impl.name) + (f" {md_escape(impl.version)}" if impl.version else "")
         md += (f"| {name} | {said} | {impl.core_failures} | {impl.strict_warnings} | "
                f"{impl.qoi_findings} | {verdict_counts(impl)} |\n")
+
+    md += expectations_section(report)
 
     covered = {i for t in report.tests for i in t.requirements
                if report.row(i) and report.row(i).testable}
