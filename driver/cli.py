@@ -5,6 +5,8 @@
     ./conformance mutants [--only ID]  prove the battery can fail: every mutant must die
     ./conformance test [options]       saferecl's own tests (CI runs this)
     ./conformance bench [options]      benchmarks across implementations (README: Benchmarks)
+    ./conformance compare OLD NEW      regressions and progressions between two runs
+    ./conformance merge DIR...         the shards of one run (run --shard K/N) into one report
 
 The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
 suite/, implementation logic in reference-impl/ and adapters/.
@@ -17,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from driver.commands import bench, mutants, run, test
+from driver.commands import bench, compare, merge, mutants, run, test
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.options import PROFILES, SANITIZERS
@@ -74,9 +76,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, help="SAFERECL_STRESS_SCALE (overrides --profile)")
     p.add_argument("--timeout", type=int, metavar="SECONDS",
                    help="CTest timeout of one test case (default 300; stress tests 3x)")
+    p.add_argument("--expect", type=Path, metavar="FILE",
+                   help="known failures: this file instead of each adapter's expectations.json")
+    p.add_argument("--update-expectations", action="store_true",
+                   help="write the known failures from this run (into --expect FILE, or each "
+                        "adapters/<impl>/expectations.json), keeping the reasons written")
+    p.add_argument("--shard", metavar="K/N",
+                   help="only shard K of N of the selection (by source, deterministic); "
+                        "./conformance merge joins the shards' report directories")
+    p.add_argument("--durations", type=Path, metavar="RESULTS",
+                   help="with --shard: balance the shards by the test times of this earlier "
+                        "results.json (or report directory)")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)
+
+    p = sub.add_parser("compare", help="regressions and progressions between two runs")
+    p.add_argument("old", type=Path, help="the earlier run: a report directory or its results.json")
+    p.add_argument("new", type=Path, help="the later run")
+    p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown to FILE")
+    p.add_argument("--html", type=Path, metavar="FILE", help="write the comparison as a page")
+    p.set_defaults(func=compare.command)
+
+    p = sub.add_parser("merge", help="the shards of one run (run --shard K/N) into one report")
+    p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="the shards' report directories")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="report base directory (default: reports/out)")
+    p.set_defaults(func=merge.command)
 
     p = sub.add_parser("mutants", help="prove the battery can fail: run it against every mutant")
     _run_options(p)

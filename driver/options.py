@@ -47,6 +47,10 @@ class RunOptions:
     timeout: int | None = None  # CTest TIMEOUT of one test; None: the CMake default
     build_root: Path | None = None  # None: build/
     sources: str = ""  # regex of the suite sources to build; "": all
+    expect: Path | None = None  # --expect FILE; None: each adapter's expectations.json
+    update_expectations: bool = False
+    shard: str | None = None  # "K/N": only that part of the selection (reports/shards.py)
+    durations: Path | None = None  # a previous results.json to balance the shards by
 
     @property
     def stress_scale(self) -> float:

@@ -2,9 +2,12 @@
 
 configure (the test index is written) -> build (sources that do not compile are left out
 as NOT BUILT) -> CTest (junit.xml) -> the report directory gets the run's outputs and the
-reports package writes results.json, summary.md and report.html. The exit status is the
-reports' verdict: 0 when every selected available implementation passes its core tests and
-none selected by name is unavailable."""
+reports package writes results.json, summary.md and report.html. The exit status is 0
+when nothing unexpected happened under the known failures (adapters/<impl>/expectations.json
+or --expect FILE; an adapter without a file has none: every failure is unexpected): no new
+failure, no expected failure that passed, no implementation chosen by name missing.
+With --shard K/N only that part of the selection is built and run (driver/sharding.py);
+run.json records what ./conformance merge needs to join the shards."""
 
 from __future__ import annotations
 
@@ -13,33 +16,45 @@ import os
 import time
 from pathlib import Path
 
+from driver import known_failures, sharding
 from driver.build import BuildTree, tree_dir
 from driver.console import elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
 from driver.environment import (active_mutant, default_selection, ensure_packages,
                                 packages_for, parse_impls)
-from driver.errors import EXIT_ENVIRONMENT, EXIT_NONCONFORMING, EXIT_OK
+from driver.errors import EXIT_ENVIRONMENT, EXIT_NONCONFORMING, EXIT_OK, UsageError
 from driver.options import RunOptions, random_seed, std_definitions
 from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
+from reports import shards
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
     """The conformance run. Returns (exit status, published report directory)."""
     started = time.monotonic()
     impls, mutant_env = active_mutant(options.impls)
+    expected = known_failures.read(impls, options.expect)  # a malformed file stops us here
+    if options.durations and not options.shard:
+        raise UsageError("--durations balances shards: it needs --shard K/N")
+    sources, shard = options.sources, None
+    if options.shard:
+        sources, mine, total = sharding.shard_sources(options.shard, options.sources, options.durations)
+        shard = "/".join(str(n) for n in shards.parse_shard(options.shard))
     ensure_packages(packages_for(impls))
     scale = options.stress_scale
     seed = options.seed if options.seed is not None else random_seed()
     report = ReportDir(options.out_base, options.sanitizer)
 
     say(f"saferecl: implementations {', '.join(impls)}; sanitizer {options.sanitizer}; "
-        f"profile {options.profile} (scale {scale}); seed {seed}; jobs {options.jobs}")
+        f"profile {options.profile} (scale {scale}); seed {seed}; jobs {options.jobs}"
+        + (f"; shard {shard}: {mine} of {total} sources" if shard else ""))
+    if expected:
+        say("known failures: " + ", ".join(f"{path} ({len(entries)})" for path, entries in expected))
     stage("configure")
     build = BuildTree(options.sanitizer, impls, options.std,
                       tree_dir(options.sanitizer, options.build_root),
-                      timeout=options.timeout, sources=options.sources)
+                      timeout=options.timeout, sources=sources)
     build.configure()
     implementations = build.implementations()
     for impl in implementations:  # the report's row names the mutant it ran
@@ -65,9 +80,14 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     report.copy_in(build.index_path, "index.json")
     report.write_json("implementations.json", implementations)
     report.write_json("build-failures.json", build.failures)
+    report.write_json("expectations.json", known_failures.combined(expected))
     report.write_json("run.json", {
         "sanitizer": options.sanitizer, "profile": options.profile, "stress_scale": scale,
         "seed": seed, "implementations": impls, "explicit_selection": options.explicit,
+        # What ./conformance merge checks: shards of one run share all but "shard".
+        "selection": {"implementations": impls, "sources": options.sources,
+                      "ctest_args": options.ctest_args},
+        "shard": shard, "source_revision": sharding.source_revision(),
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
         "std_options": options.std, **toolchain(build.dir)})
@@ -79,6 +99,12 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     if results is not None:
         say((final / "summary.md").read_text())
         say(f"report: {final / 'report.html'}")
+        say(known_failures.summary_line(results))
+        if options.update_expectations:
+            available_tested = [n for n in impls if n in available]
+            for path in known_failures.update(results, available_tested, options.expect,
+                                              options.sanitizer):
+                say(f"known failures written: {path}")
     say(f"reports: {final}  (latest: {final.parent / 'latest'})")
     say(f"total time {elapsed(started)}")
     unavailable = [n for n in impls if n not in available]
@@ -86,7 +112,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         say("selected but unavailable: " + ", ".join(unavailable))
     if results is None:
         return EXIT_ENVIRONMENT, final
-    return (EXIT_OK if results["conforming"] else EXIT_NONCONFORMING), final
+    return (EXIT_OK if known_failures.exit_decision(results) else EXIT_NONCONFORMING), final
 
 
 def command(args) -> int:
@@ -95,5 +121,7 @@ def command(args) -> int:
         impls=selected or default_selection(), explicit=selected is not None,
         sanitizer=args.sanitizer, profile=args.profile, scale=args.scale, seed=args.seed,
         jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
-        std=std_definitions(args.std_include, args.std_flags, args.std_libs)))
+        std=std_definitions(args.std_include, args.std_flags, args.std_libs),
+        expect=args.expect, update_expectations=args.update_expectations, shard=args.shard,
+        durations=args.durations))
     return code
