@@ -4,7 +4,9 @@
      Chromium check of report.html), seconds;
   2. the battery passes against the reference implementation under TSan and ASan;
   3. the std adapter validates a standard-library-style include tree;
-  4. every catalogued mutant is killed by the tests its catalog entry names, and every
+  4. the reference on a slice of the battery, run whole and in 3 shards merged
+     (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
+  5. every catalogued mutant is killed by the tests its catalog entry names, and every
      conforming variant is spared (`./conformance mutants --full` runs the whole battery
      per mutant).
 The exit status is 0 only when every step passed; each step's time is printed."""
@@ -25,12 +27,15 @@ from driver.console import elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
-from driver.options import MutantOptions, RunOptions
+from driver.options import MutantOptions, RunOptions, random_seed
 from driver.paths import ADAPTERS, BUILD, ROOT
+from driver.report_dir import ReportDir
 from reports import protocol
+from reports.compare import Unreadable, compare, markdown, read_side
+from reports.merge import MergeRefused, merge
 
 UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
-UNIT_TEST_PACKAGES = ["chromium", *PYTHON_PACKAGES]
+UNIT_TEST_PACKAGES = ["chromium", "python3-yaml", *PYTHON_PACKAGES]  # yaml: the CI examples' test
 STD_SELFTEST_ROOT = BUILD / "std-selftest"
 STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
 # The slice of the battery the std self-test runs: the feature-test macros and API shape (what
@@ -40,6 +45,11 @@ STD_SELFTEST_TESTS = rf"^std/({STD_SELFTEST_AREAS})"
 # The same slice as suite sources (directories are named by stable name): only it is compiled.
 STD_SELFTEST_SOURCES = rf"/({STD_SELFTEST_AREAS})/"
 STD_SELFTEST_CAPABILITIES = {"hazard-pointer", "rcu", "hp-batch", "native-api"}
+# The shard self-test: the optimized tier (the cheapest build), a slice with doctest tests,
+# API checks and compile-fail tests, in a build tree of its own.
+SHARD_SELFTEST_ROOT = BUILD / "shard-selftest"
+SHARD_SELFTEST_SOURCES = r"/(rcu\.syn|saferecl\.hp\.holder\.mem)/"
+SHARD_SELFTEST_COUNT = 3
 
 
 def unit_tests() -> bool:
@@ -120,6 +130,49 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
     return ok
 
 
+def self_test_shards(jobs: int, out_base: Path, seed: int | None) -> bool:
+    """Proves `--shard` and `merge`: the reference on a slice of the battery, run once whole
+    and once as 3 shards merged, must have the same tests with the same verdicts (and the
+    same requirement cells), and every shard must have had tests of its own."""
+    seed = seed if seed is not None else random_seed()
+    out = out_base / "shard-self-test"
+
+    def run(shard: str | None) -> Path:
+        stage(f"shard self-test: {'shard ' + shard if shard else 'the whole slice'}")
+        _, report = run_battery(RunOptions(
+            impls=["reference"], explicit=True, sanitizer="none", seed=seed, jobs=jobs,
+            out_base=out, build_root=SHARD_SELFTEST_ROOT, sources=SHARD_SELFTEST_SOURCES,
+            shard=shard))
+        return report
+
+    whole = run(None)
+    parts = [run(f"{k}/{SHARD_SELFTEST_COUNT}") for k in range(1, SHARD_SELFTEST_COUNT + 1)]
+    stage("shard self-test: merge")
+    merged = ReportDir(out, "merged")
+    try:
+        merge(parts, merged.path)
+    except MergeRefused as e:
+        say(f"   FAIL  the shards were refused: {e}")
+        return False
+    merged.render()
+    merged_dir = merged.publish()
+    try:
+        comparison = compare(read_side(whole), read_side(merged_dir))
+    except Unreadable as e:
+        say(f"   FAIL  {e}")
+        return False
+    tests = len(read_side(whole).doc["tests"])
+    per_shard = [len(read_side(p).doc["tests"]) for p in parts]
+    if comparison.tests or comparison.rows or tests == 0 or 0 in per_shard:
+        say(f"   FAIL  merged shards differ from the whole run ({len(comparison.tests)} test(s), "
+            f"{len(comparison.rows)} row(s); tests per shard {per_shard} of {tests}):\n"
+            + markdown(comparison))
+        return False
+    say(f"   PASS  {tests} tests, in shards of {'+'.join(map(str, per_shard))}: merged = whole "
+        f"({merged_dir} = {whole})")
+    return True
+
+
 def command(args) -> int:
     started = time.monotonic()
     steps: list[tuple[str, bool, str]] = []
@@ -137,6 +190,8 @@ def command(args) -> int:
                  jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
     step("std adapter on a vendor-style include tree",
          lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
+    step("3 shards merged equal one run (reference, release tier, a slice)",
+         lambda: self_test_shards(args.jobs, args.out, args.seed))
     step("mutants: each catalogued bug killed, each conforming variant spared",
          lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
                                            seed=args.seed))[0] == EXIT_OK)
