@@ -13,11 +13,14 @@ XFAIL does. Each adapter may ship `adapters/<impl>/expectations.json`, and
         "paragraph": "saferecl.rcu.domain.func/9",
         "reason": "why it fails (the adapter README's words)",  # a reason, a link, or both
         "link": "https://github.com/...",
-        "sanitizers": ["tsan"]}]}                  # optional: only under these tiers
+        "sanitizers": ["tsan"],                    # optional: only under these tiers
+        "flaky": true}]}                           # optional: it may also pass
 
 Applied to a run, every test gets an outcome next to its verdict:
   EXPECTED FAIL    it failed as the file says (the verdict is one of the expected ones);
-  UNEXPECTED PASS  the file says it fails, and it passed: the entry is stale, or fixed;
+  UNEXPECTED PASS  the file says it fails, and it passed: the entry is stale, or fixed
+                   (not for a "flaky" entry: a race or a timing bound that fails only
+                   sometimes, whose pass is a PASS);
   NEW FAILURE      it failed (FAIL, TIMEOUT, CRASH, NOT BUILT) and no entry expects that
                    verdict: the "(new) FAIL" a CI job must not accept;
   otherwise its verdict (PASS, NOT APPLICABLE).
@@ -44,7 +47,7 @@ from reports import protocol
 SCHEMA = "saferecl-expectations/1"
 SCHEMA_PREFIX = "saferecl-expectations/"
 SANITIZERS = ("tsan", "asan", "none")  # the tiers of ./conformance run --sanitizer
-ENTRY_KEYS = {"test", "verdict", "paragraph", "reason", "link", "sanitizers"}
+ENTRY_KEYS = {"test", "verdict", "paragraph", "reason", "link", "sanitizers", "flaky"}
 TOP_KEYS = {"schema", "implementation", "expected", "comment"}
 
 # Outcomes of a test once the expectations are applied.
@@ -68,6 +71,7 @@ class Expectation:
     reason: str = ""
     link: str = ""
     sanitizers: tuple[str, ...] = ()  # () = under every tier
+    flaky: bool = False  # it fails only sometimes: a pass is no surprise
 
     @property
     def implementation(self) -> str:
@@ -86,6 +90,8 @@ class Expectation:
             entry["link"] = self.link
         if self.sanitizers:
             entry["sanitizers"] = list(self.sanitizers)
+        if self.flaky:
+            entry["flaky"] = True
         return entry
 
 
@@ -120,8 +126,12 @@ def _entry(raw: object, where: str, implementation: str | None) -> Expectation:
     sanitizers = raw.get("sanitizers", [])
     if not isinstance(sanitizers, list) or any(s not in SANITIZERS for s in sanitizers):
         raise ExpectationsError(f"{where}: \"sanitizers\" must be a list of {', '.join(SANITIZERS)}")
+    flaky = raw.get("flaky", False)
+    if not isinstance(flaky, bool):
+        raise ExpectationsError(f"{where}: \"flaky\" is true or false")
     return Expectation(test=test, verdicts=tuple(dict.fromkeys(verdicts)), paragraph=paragraph,
-                       reason=reason, link=link, sanitizers=tuple(dict.fromkeys(sanitizers)))
+                       reason=reason, link=link, sanitizers=tuple(dict.fromkeys(sanitizers)),
+                       flaky=flaky)
 
 
 def parse(doc: object, origin: str, implementation: str | None = None) -> list[Expectation]:
@@ -226,7 +236,7 @@ def outcome_of(verdict: str, expectation: Expectation | None) -> str:
     if failing:
         return EXPECTED_FAIL if verdict in expectation.verdicts else NEW_FAILURE
     if verdict == protocol.VERDICT_PASS:
-        return UNEXPECTED_PASS
+        return verdict if expectation.flaky else UNEXPECTED_PASS
     return verdict  # NOT APPLICABLE: the capability went away; the test says nothing
 
 
@@ -250,24 +260,25 @@ def updated(entries: list[Expectation], tests: list[Observed], sanitizer: str) -
     For every test the run ran: a failure keeps its entry (reason, link, paragraph) with the
     verdict seen added, or gets a new entry for this tier whose reason quotes the output's
     telling line (to be explained by a person); a pass or a not-applicable test loses this
-    tier from its entry, and the entry goes when no tier is left. Entries of tests the run
-    did not run, and of other tiers, stay as they were."""
+    tier from its entry, and the entry goes when no tier is left (a flaky entry stays: its
+    pass says nothing). Entries of tests the run did not run, and of other tiers, stay as
+    they were."""
     ran = {t.test: t for t in tests}
     out: list[Expectation] = []
     covered: set[str] = set()  # tests of the run whose failure an entry now covers
     for e in entries:
         t = ran.get(e.test)
-        if t is None or not e.applies_to(sanitizer):
+        if t is None or not e.applies_to(sanitizer) or (e.flaky and not protocol.is_failing(t.verdict)):
             out.append(e)
             continue
         if protocol.is_failing(t.verdict):
             verdicts = e.verdicts if t.verdict in e.verdicts else (*e.verdicts, t.verdict)
-            out.append(Expectation(e.test, verdicts, e.paragraph, e.reason, e.link, e.sanitizers))
+            out.append(Expectation(e.test, verdicts, e.paragraph, e.reason, e.link, e.sanitizers, e.flaky))
             covered.add(e.test)
             continue
         remaining = tuple(s for s in (e.sanitizers or SANITIZERS) if s != sanitizer)
         if remaining:
-            out.append(Expectation(e.test, e.verdicts, e.paragraph, e.reason, e.link, remaining))
+            out.append(Expectation(e.test, e.verdicts, e.paragraph, e.reason, e.link, remaining, e.flaky))
     for t in tests:
         if protocol.is_failing(t.verdict) and t.test not in covered:
             reason = UNEXPLAINED + (t.headline or f"{t.verdict} under {sanitizer}")

@@ -40,6 +40,7 @@ def doc(*entries, **top) -> dict:
     (doc({"test": "a/t", "verdict": "FAIL", "paragraph": "p"}), 'a "reason" or an upstream "link"'),
     (doc(entry("a/t", reson="typo")), "unknown key(s) reson"),
     (doc(entry("a/t", sanitizers=["msan"])), '"sanitizers" must be'),
+    (doc(entry("a/t", flaky="yes")), '"flaky" is true or false'),
     (doc(entry("a/t"), entry("a/t", sanitizers=["tsan"])), "listed twice for tsan"),
     (doc(entry("b/t"), implementation="a"), "the file is for a"),
 ])
@@ -69,16 +70,18 @@ def test_one_test_may_have_entries_for_disjoint_tiers():
 def test_outcomes():
     entries = ex.parse(doc(entry("a/fails"), entry("a/fixed"), entry("a/other", ["TIMEOUT", "CRASH"]),
                            entry("a/tsan-only", sanitizers=["tsan"]), entry("a/gone"),
-                           entry("a/lost-capability")), "f")
+                           entry("a/lost-capability"), entry("a/racy", flaky=True),
+                           entry("a/racy-failed", flaky=True)), "f")
     observed = [ex.Observed("a/fails", "FAIL"), ex.Observed("a/fixed", "PASS"),
                 ex.Observed("a/other", "FAIL"), ex.Observed("a/tsan-only", "FAIL"),
                 ex.Observed("a/new", "NOT BUILT"), ex.Observed("a/fine", "PASS"),
-                ex.Observed("a/lost-capability", "NOT APPLICABLE")]
+                ex.Observed("a/lost-capability", "NOT APPLICABLE"), ex.Observed("a/racy", "PASS"),
+                ex.Observed("a/racy-failed", "FAIL")]
     under_tsan = ex.evaluate(entries, observed, "tsan")
     assert under_tsan.outcomes == {
         "a/fails": ex.EXPECTED_FAIL, "a/fixed": ex.UNEXPECTED_PASS, "a/other": ex.NEW_FAILURE,
         "a/tsan-only": ex.EXPECTED_FAIL, "a/new": ex.NEW_FAILURE, "a/fine": "PASS",
-        "a/lost-capability": "NOT APPLICABLE"}
+        "a/lost-capability": "NOT APPLICABLE", "a/racy": "PASS", "a/racy-failed": ex.EXPECTED_FAIL}
     assert under_tsan.not_in_run == ["a/gone"]
     assert sorted(under_tsan.unexpected) == ["a/fixed", "a/new", "a/other"]
     assert not under_tsan.nothing_unexpected
@@ -92,10 +95,10 @@ def test_update_keeps_reasons_and_other_tiers():
     before = ex.parse(doc(entry("a/still", reason="upstream bug", link="https://x/1"),
                           entry("a/fixed"), entry("a/fixed-here", sanitizers=["tsan", "asan"]),
                           entry("a/asan-only", sanitizers=["asan"]), entry("a/not-run"),
-                          entry("a/now-crashes")), "f")
+                          entry("a/now-crashes"), entry("a/racy", flaky=True)), "f")
     run = [ex.Observed("a/still", "FAIL"), ex.Observed("a/fixed", "PASS"),
            ex.Observed("a/fixed-here", "PASS"), ex.Observed("a/asan-only", "PASS"),
-           ex.Observed("a/now-crashes", "CRASH"),
+           ex.Observed("a/now-crashes", "CRASH"), ex.Observed("a/racy", "PASS"),
            ex.Observed("a/new", "TIMEOUT", "saferecl.y/2", "[saferecl] TIMEOUT after 300 s")]
     after = {(e.test, e.sanitizers): e for e in ex.updated(before, run, "tsan")}
     assert after[("a/still", ())].reason == "upstream bug" and after[("a/still", ())].link == "https://x/1"
@@ -104,6 +107,7 @@ def test_update_keeps_reasons_and_other_tiers():
     assert ("a/asan-only", ("asan",)) in after  # another tier: untouched
     assert ("a/not-run", ()) in after
     assert after[("a/now-crashes", ())].verdicts == ("FAIL", "CRASH")
+    assert after[("a/racy", ())].flaky  # a flaky entry's pass says nothing
     new = after[("a/new", ("tsan",))]
     assert new.verdicts == ("TIMEOUT",) and new.paragraph == "saferecl.y/2"
     assert new.reason.startswith(ex.UNEXPLAINED) and "TIMEOUT after 300 s" in new.reason
