@@ -15,8 +15,10 @@ import re
 import subprocess
 import sys
 import time
+from functools import cache
 from pathlib import Path
 
+from driver import compilers
 from driver.console import elapsed, say
 from driver.errors import EnvironmentProblem
 from driver.options import SANITIZERS
@@ -87,6 +89,10 @@ class BuildTree:
         self.preset = SANITIZERS[sanitizer]
         self.impls = impls
         self.definitions = definitions
+        # --cxx / CXX: a tree of its own per compiler (driver/compilers.py), checked at configure.
+        self.compiler_command = compilers.requested()
+        if self.compiler_command:
+            directory = directory.with_name(f"{directory.name}-{compilers.tag_of(self.compiler_command)}")
         self.dir = directory
         self.timeout = timeout  # CTest TIMEOUT of one test case; None: the CMake default
         self.sources = sources  # regex of the suite sources to build (SAFERECL_SOURCES)
@@ -103,12 +109,21 @@ class BuildTree:
                 "-DSAFERECL_EXCLUDED_SOURCES=" + ";".join(self.excluded),
                 "-DSAFERECL_SOURCES=" + self.sources]
         args += [f"-D{k}={v}" for k, v in self.definitions.items()]
+        if self.compiler_command:
+            args.append(f"-DCMAKE_CXX_COMPILER={self.compiler().path}")
         if self.timeout is not None:
             args.append(f"-DSAFERECL_TEST_TIMEOUT={self.timeout}")
         result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
             raise EnvironmentProblem(f"CMake configuration of {self.dir} failed (output above)")
+
+    @cache
+    def compiler(self) -> compilers.Compiler:
+        """The --cxx / CXX compiler, found (or installed) and able to build this tier."""
+        compiler = compilers.resolve(self.compiler_command)
+        compilers.check_tier(compiler, self.sanitizer)
+        return compiler
 
     def implementations(self) -> list[dict]:
         """implementations.json of the tree: each adapter, available or why not."""

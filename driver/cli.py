@@ -40,10 +40,17 @@ def _std_adapter_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--std-libs", metavar="LIBS", help="std adapter: extra link libraries or flags")
 
 
+def _compiler_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cxx", metavar="PATH",
+                   help="C++ compiler (default: $CXX, else clang++), e.g. clang++-19 or g++-12; "
+                        "its build trees are build/<tier>-<compiler>")
+
+
 def _implementation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
                    help="tier: tsan (default), asan, none (optimized)")
     _std_adapter_options(p)
+    _compiler_option(p)
 
 
 def _jobs_and_out(p: argparse.ArgumentParser, what: str = "parallel build and test jobs") -> None:
@@ -106,6 +113,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("mutants", help="prove the battery can fail: run it against every mutant")
     _run_options(p)
+    _compiler_option(p)
     p.add_argument("--only", nargs="+", metavar="ID", help="only these mutants (e.g. MH-01 MR-03)")
     p.add_argument("--full", action="store_true",
                    help="run the whole battery per mutant, not only the catalogued killers")
@@ -114,6 +122,7 @@ def parser() -> argparse.ArgumentParser:
     # Always the optimized tier, and nothing random: only the std adapter's options.
     p = sub.add_parser("bench", help="benchmarks across implementations (optimized tier)")
     _std_adapter_options(p)
+    _compiler_option(p)
     _jobs_and_out(p, "parallel build jobs")
     p.add_argument("--impl", help="comma-separated implementations (default: every available "
                    "one; the reference is always measured, for the ratios)")
@@ -138,6 +147,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
+        os.environ["CXX"] = args.cxx
     try:
         return args.func(args)
     except UsageError as e:
