@@ -94,6 +94,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--durations", type=Path, metavar="RESULTS",
                    help="with --shard: balance the shards by the test times of this earlier "
                         "results.json (or report directory)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run the tests N times, the seed rotating (seed, seed+1, ...); the report "
+                        "keeps each test's first failure and its seed, for replay (e.g. with "
+                        "--profile soak, nightly)")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)

@@ -51,6 +51,7 @@ class RunOptions:
     update_expectations: bool = False
     shard: str | None = None  # "K/N": only that part of the selection (reports/shards.py)
     durations: Path | None = None  # a previous results.json to balance the shards by
+    repeat: int = 1  # rounds of CTest, seeds rotating (reports/soak.py)
 
     @property
     def stress_scale(self) -> float:

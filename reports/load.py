@@ -237,6 +237,8 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             excerpt=excerpt_of(f.log + "\n", 4000), headline=headline_of(f.log + "\n")))
 
     read_expectations(out, report)
+    soak = read_json(out / "soak.json", report, False)
+    report.soak = soak if isinstance(soak, dict) else None
     report.mutants = read_json(out / "mutants.json", report, False)
     report.bench = read_json(out / "bench.json", report, False)
     if report.mutants is not None and mutant_catalog.is_file():

@@ -27,7 +27,8 @@ from reports.shards import ShardError, parse_shard
 
 # run.json keys every shard of one run has in common (besides "shard"); a difference refuses.
 SAME_RUN_KEYS = ("selection", "seed", "sanitizer", "profile", "stress_scale", "source_revision",
-                 "compiler", "compiler_version", "cxx_flags", "std_options", "explicit_selection")
+                 "compiler", "compiler_version", "cxx_flags", "std_options", "explicit_selection",
+                 "repeat")
 MERGED_FILES = ("run.json", "index.json", "junit.xml", "implementations.json",
                 "build-failures.json", "build.log", "expectations.json")
 
@@ -167,4 +168,8 @@ def merge(directories: list[Path], out: Path) -> list[Shard]:
                 log.write((s.dir / "build.log").read_text(encoding="utf-8", errors="replace"))
     if first.expectations is not None:
         shutil.copy(first.dir / "expectations.json", out / "expectations.json")
+    soaks = [_json(s.dir / "soak.json") for s in shards if (s.dir / "soak.json").is_file()]
+    if soaks:  # --repeat: the rounds' seeds are the run's (checked), the tests the union
+        (out / "soak.json").write_text(json.dumps(
+            {**soaks[0], "tests": {k: v for doc in soaks for k, v in sorted(doc.get("tests", {}).items())}}, indent=1))
     return shards

@@ -157,6 +157,7 @@ class Report:
     expectation_entries: list | None = None
     expectation_source: str = ""
     expectations: object = None  # reports.expectations.Evaluation
+    soak: dict | None = None  # soak.json of a run with --repeat (reports/soak.py)
 
     def impl(self, name: str) -> Implementation | None:
         return next((i for i in self.impls if i.name == name), None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reports import expectations, protocol
+from reports import expectations, protocol, soak
 from reports.facts import GENERATOR, RESULTS_SCHEMA
 from reports.model import Report
 from reports.mutants import mutant_coverage
@@ -68,6 +68,10 @@ def results_document(report: Report) -> dict:
                              for f in report.build_failures]
     if report.expectations is not None:
         doc["expectations"] = expectations_summary(report)
+    if report.soak is not None:  # an addition within schema 1: the rounds of --repeat
+        doc["soak"] = {**report.soak, "failing": [
+            {"test": name, **stats, "replay": soak.replay_command(name, stats["first_failing_seed"], report.run)}
+            for name, stats in soak.failing(report.soak)]}
     if report.mutants is not None:
         doc["mutants"] = report.mutants
         # An addition within schema 1 (reports/README.md): the mutant coverage per row.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports import expectations, protocol
+from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.facts import findings, run_line, verdict_counts
 from reports.model import Report, Status, Test
@@ -14,6 +14,20 @@ MAX_ITEMS = 40  # per section; the rest is counted, and in report.html
 # How a failing test's outcome reads next to its verdict: "**FAIL** (new)".
 OUTCOME_WORDS = {expectations.EXPECTED_FAIL: "expected", expectations.NEW_FAILURE: "new",
                  expectations.UNEXPECTED_PASS: "unexpected pass"}
+
+
+def soak_section(report: Report) -> str:
+    """--repeat: how many rounds, and every test that failed in one, with its replay command."""
+    if report.soak is None:
+        return ""
+    seeds = report.soak.get("seeds") or []
+    bad = soak.failing(report.soak)
+    md = (f"\n**Soak: {report.soak.get('rounds', len(seeds))} rounds** (seeds {', '.join(map(str, seeds))}); "
+          f"{len(bad)} test(s) failed in some round.\n")
+    for name, stats in bad[:MAX_ITEMS]:
+        md += (f"- {code(name)}: {stats['failures']} of {stats['runs']} rounds, first with seed "
+               f"{stats['first_failing_seed']}<br>replay: {code(soak.replay_command(name, stats['first_failing_seed'], report.run))}\n")
+    return md
 
 
 def expectations_section(report: Report) -> str:
@@ -159,6 +173,7 @@ def summary_markdown(report: Report) -> str:
                f"{impl.qoi_findings} | {verdict_counts(impl)} |\n")
 
     md += expectations_section(report)
+    md += soak_section(report)
 
     covered = {i for t in report.tests for i in t.requirements
                if report.row(i) and report.row(i).testable}

@@ -27,7 +27,7 @@ from driver.options import RunOptions, random_seed, std_definitions
 from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
-from reports import shards
+from reports import shards, soak
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
@@ -37,6 +37,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     expected = known_failures.read(impls, options.expect)  # a malformed file stops us here
     if options.durations and not options.shard:
         raise UsageError("--durations balances shards: it needs --shard K/N")
+    if options.repeat < 1:
+        raise UsageError(f"--repeat {options.repeat}: at least 1")
     sources, shard = options.sources, None
     if options.shard:
         sources, mine, total = sharding.shard_sources(options.shard, options.sources, options.durations)
@@ -72,7 +74,17 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
 
     stage("test")
     junit = report / "junit.xml"
-    if available:
+    if available and options.repeat > 1:
+        rounds = []
+        for n in range(options.repeat):
+            round_seed = (seed + n) & 0xFFFFFFFF
+            say(f"   round {n + 1} of {options.repeat}: seed {round_seed}")
+            path = report / f"junit-{n + 1}.xml"
+            run_ctest(build.dir, available, options.jobs, path,
+                      test_environment(scale, round_seed, mutant_env), options.ctest_args)
+            rounds.append((round_seed, path))
+        soak.write(rounds, junit, report / "soak.json")
+    elif available:
         env = test_environment(scale, seed, mutant_env)
         run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args)
 
@@ -87,7 +99,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         # What ./conformance merge checks: shards of one run share all but "shard".
         "selection": {"implementations": impls, "sources": options.sources,
                       "ctest_args": options.ctest_args},
-        "shard": shard, "source_revision": sharding.source_revision(),
+        "shard": shard, "source_revision": sharding.source_revision(), "repeat": options.repeat,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
         "std_options": options.std, **toolchain(build.dir)})
@@ -123,5 +135,5 @@ def command(args) -> int:
         jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
         std=std_definitions(args.std_include, args.std_flags, args.std_libs),
         expect=args.expect, update_expectations=args.update_expectations, shard=args.shard,
-        durations=args.durations))
+        durations=args.durations, repeat=args.repeat))
     return code
