@@ -205,11 +205,16 @@ def compare(old: Side, new: Side) -> Comparison:
     def impls(side: Side) -> dict[str, dict]:
         return {i.get("name", ""): i for i in side.doc.get("implementations") or [] if isinstance(i, dict)}
 
+    def conforming(impl: dict | None) -> bool | None:
+        """None when the run did not have it or it was unavailable: no verdict to compare."""
+        if not impl or not impl.get("available", True):
+            return None
+        return bool(impl.get("conforming"))
+
     old_impls, new_impls = impls(old), impls(new)
     impl_changes = []
     for name in list(dict.fromkeys([*old_impls, *new_impls])):
         o, n = old_impls.get(name), new_impls.get(name)
-        conforming = lambda i: (bool(i.get("conforming")) if i.get("available", True) else None) if i else None
         impl_changes.append(ImplementationChange(name, conforming(o), conforming(n),
                                                  (o or {}).get("counts") or {}, (n or {}).get("counts") or {}))
 
