@@ -59,6 +59,8 @@ int main() {
     target_compile_definitions(sut_libcds INTERFACE
       SAFERECL_LIBCDS_HAZARD_POINTERS=${SAFERECL_LIBCDS_HAZARD_POINTERS})
     target_link_libraries(sut_libcds INTERFACE ${SAFERECL_CDS_LIBRARY} Threads::Threads)
+    # TSan's exit-time sleep, shortened: see the file (one definition per test executable).
+    target_sources(sut_libcds INTERFACE ${CMAKE_CURRENT_LIST_DIR}/tsan_options.cpp)
     saferecl_adapter(NAME libcds TARGET sut_libcds CAPABILITIES hazard-pointer rcu
                      VERSION "libcds ${_cds_version} (cds::gc::HP, cds::urcu general_threaded)"
                      LIMITS "${SAFERECL_LIBCDS_HAZARD_POINTERS} hazard pointers per thread (fixed array); a hazard_pointer must be destroyed on the thread that made it; no retire inside a read-side critical section")
