@@ -53,8 +53,8 @@ def adapter_names():
 
 def wrapped_library_prefixes():
     """The first folder of every library header an adapter includes (cds/, urcu/, ...):
-    a header with a folder that is not one of this repository's own."""
-    own = {"saferecl", "support"}
+    a header with a folder that is neither this repository's nor the system's."""
+    own = {"saferecl", "support", "sys", "linux", "asm", "bits", "sanitizer"}  # ours, the OS's
     prefixes = set()
     for name in adapter_names():
         for path in sources(ROOT / "adapters" / name):
