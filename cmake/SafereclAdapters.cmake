@@ -16,6 +16,9 @@
 
 set(SAFERECL_KNOWN_CAPABILITIES hazard-pointer rcu hp-batch native-api)
 
+# saferecl_library_adapter() and saferecl_adapter_probe(), for the adapters themselves.
+include(SafereclAdapterKit)
+
 function(saferecl_adapter)
   cmake_parse_arguments(PARSE_ARGV 0 A "" "NAME;TARGET;UNAVAILABLE;VERSION;LIMITS" "CAPABILITIES")
   if(NOT A_NAME)

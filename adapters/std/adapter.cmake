@@ -12,58 +12,48 @@ set(SAFERECL_STD_INCLUDE_DIRS "" CACHE STRING "std adapter: extra include direct
 set(SAFERECL_STD_CXX_FLAGS "" CACHE STRING "std adapter: extra compile flags")
 set(SAFERECL_STD_LINK_LIBRARIES "" CACHE STRING "std adapter: extra link libraries/flags")
 
-include(CheckCXXSourceCompiles)
-include(CMakePushCheckState)
-
-cmake_push_check_state(RESET)
-set(CMAKE_REQUIRED_INCLUDES ${SAFERECL_STD_INCLUDE_DIRS})
-# The checks compile and link like the battery does: with the tier's sanitizer flags, so that a
-# vendor library built for that tier links.
-string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_SANITIZER_FLAGS};${SAFERECL_STD_CXX_FLAGS}")
-set(CMAKE_REQUIRED_LINK_OPTIONS ${SAFERECL_SANITIZER_FLAGS})
-set(CMAKE_REQUIRED_LIBRARIES ${SAFERECL_STD_LINK_LIBRARIES})
-set(CMAKE_REQUIRED_QUIET ON)
-# A check result is cached under its variable name; key the names by the options so that
-# pointing the adapter at another implementation re-runs the checks.
-string(MD5 _std_key "${SAFERECL_STD_INCLUDE_DIRS}|${SAFERECL_STD_CXX_FLAGS}|${SAFERECL_STD_LINK_LIBRARIES}|${CMAKE_CXX_COMPILER}|${SAFERECL_SANITIZER_FLAGS}")
-string(SUBSTRING "${_std_key}" 0 8 _std_key)
-check_cxx_source_compiles([[
+# The checks compile and link like the battery does (saferecl_adapter_probe: the tier's
+# sanitizer flags), so that a vendor library built for that tier links; their results are
+# keyed by these options, so pointing the adapter at another implementation checks again.
+separate_arguments(_std_flags UNIX_COMMAND "${SAFERECL_STD_CXX_FLAGS}")
+set(_std_probe INCLUDES ${SAFERECL_STD_INCLUDE_DIRS} LIBRARIES ${SAFERECL_STD_LINK_LIBRARIES}
+               FLAGS ${_std_flags})
+saferecl_adapter_probe(_std_has_hp ${_std_probe} SOURCE [[
 #include <version>
 #if !defined(__cpp_lib_hazard_pointer) || __cpp_lib_hazard_pointer < 202306L
 #error no hazard pointers
 #endif
 #include <hazard_pointer>
 int main() { std::hazard_pointer h = std::make_hazard_pointer(); return h.empty() ? 1 : 0; }
-]] SAFERECL_STD_HAS_HP_${_std_key})
-check_cxx_source_compiles([[
+]])
+saferecl_adapter_probe(_std_has_hp_batch ${_std_probe} SOURCE [[
 #include <version>
 #if !defined(__cpp_lib_hazard_pointer) || __cpp_lib_hazard_pointer < 202606L
 #error no hazard pointer batches
 #endif
 #include <hazard_pointer>
 int main() { return 0; }
-]] SAFERECL_STD_HAS_HP_BATCH_${_std_key})
-check_cxx_source_compiles([[
+]])
+saferecl_adapter_probe(_std_has_rcu ${_std_probe} SOURCE [[
 #include <version>
 #if !defined(__cpp_lib_rcu) || __cpp_lib_rcu < 202306L
 #error no rcu
 #endif
 #include <rcu>
 int main() { std::rcu_synchronize(); return 0; }
-]] SAFERECL_STD_HAS_RCU_${_std_key})
-cmake_pop_check_state()
+]])
 
 set(_std_caps native-api)
 set(_std_defs)
-if(SAFERECL_STD_HAS_HP_${_std_key})
+if(_std_has_hp)
   list(APPEND _std_caps hazard-pointer)
   list(APPEND _std_defs SAFERECL_STD_HAS_HAZARD_POINTER=1)
-  if(SAFERECL_STD_HAS_HP_BATCH_${_std_key})
+  if(_std_has_hp_batch)
     list(APPEND _std_caps hp-batch)
     list(APPEND _std_defs SAFERECL_STD_HAS_HP_BATCH=1)
   endif()
 endif()
-if(SAFERECL_STD_HAS_RCU_${_std_key})
+if(_std_has_rcu)
   list(APPEND _std_caps rcu)
   list(APPEND _std_defs SAFERECL_STD_HAS_RCU=1)
 endif()
@@ -73,7 +63,6 @@ if(_std_defs)
   target_include_directories(sut_std BEFORE INTERFACE ${SAFERECL_STD_INCLUDE_DIRS})
   target_include_directories(sut_std INTERFACE ${CMAKE_CURRENT_LIST_DIR}/include)
   target_compile_definitions(sut_std INTERFACE ${_std_defs})
-  separate_arguments(_std_flags UNIX_COMMAND "${SAFERECL_STD_CXX_FLAGS}")
   target_compile_options(sut_std INTERFACE ${_std_flags})
   target_link_libraries(sut_std INTERFACE ${SAFERECL_STD_LINK_LIBRARIES})
   set(_std_where "compiler's standard library")

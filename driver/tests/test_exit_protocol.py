@@ -1,7 +1,7 @@
 """The exit-status protocol is defined once per language: suite/support/exit_status.hpp for
 C++, reports/protocol.py for the tooling. They must agree, and so must the two places that
-cannot include the C++ header: CTest's SKIP_RETURN_CODE (discover_tests.cmake) and the xenium
-adapter (an adapter includes nothing of the suite)."""
+cannot include the C++ header: CTest's SKIP_RETURN_CODE (discover_tests.cmake) and the adapter
+kit (an adapter includes nothing of the suite)."""
 
 import re
 
@@ -9,6 +9,7 @@ from driver.paths import ADAPTERS, ROOT, SUITE
 from reports import protocol
 
 HEADER = SUITE / "support" / "exit_status.hpp"
+ADAPTER_KIT = ADAPTERS / "kit" / "include" / "adapter_kit.hpp"
 
 
 def header_constants() -> dict[str, object]:
@@ -38,10 +39,10 @@ def test_ctest_skips_the_not_applicable_status():
     assert re.findall(r"SKIP_RETURN_CODE (\d+)", text) == [str(protocol.NOT_APPLICABLE)]
 
 
-def test_the_xenium_adapter_spells_the_same_protocol():
-    text = (ADAPTERS / "xenium" / "include" / "sut.hpp").read_text()
+def test_the_adapter_kit_spells_the_same_protocol():
+    text = ADAPTER_KIT.read_text()
     assert f"std::_Exit({protocol.NOT_APPLICABLE});" in text
-    assert f'"{protocol.NOT_APPLICABLE_PREFIX} xenium has no %s\\n"' in text
+    assert f'"{protocol.NOT_APPLICABLE_PREFIX} %s has no %s\\n"' in text
 
 
 def test_no_other_cpp_source_spells_the_statuses():
@@ -49,7 +50,7 @@ def test_no_other_cpp_source_spells_the_statuses():
     spelled = re.compile(r"_?[Ee]xit\((1|66|77|124)\)|\"\[saferecl\] (NOT APPLICABLE|TIMEOUT)")
     offenders = []
     for path in [*SUITE.rglob("*.[ch]pp"), *ADAPTERS.rglob("*.[ch]pp"), *(ROOT / "reference-impl").rglob("*.[ch]pp")]:
-        if path in (HEADER, ADAPTERS / "xenium" / "include" / "sut.hpp"):
+        if path in (HEADER, ADAPTER_KIT):
             continue
         if spelled.search(path.read_text(errors="replace")):
             offenders.append(str(path.relative_to(ROOT)))

@@ -589,11 +589,7 @@ void hazard_retire_locked(hazard_retired_node* n) noexcept {
 // C++29 batches (P3428R4)
 // ---------------------------------------------------------------------------------------
 
-#if SAFERECL_API_MUTANT_IS(24)  // AM-24 (detail/mutation.hpp): a vector, not a span
-void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch) {
-#else
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
-#endif
   std::size_t need = 0;
   for (const hazard_pointer& h : batch) need += h.empty() ? 1 : 0;
   if (need == 0) return;
@@ -606,11 +602,7 @@ void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
   }
 }
 
-#if SAFERECL_API_MUTANT_IS(24)  // AM-24
-void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept {
-#else
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept {
-#endif
   for (hazard_pointer& h : batch) {
     if (h.empty()) continue;
     detail::hazard_release(std::exchange(h.rec_, detail::hazard_ref{}));

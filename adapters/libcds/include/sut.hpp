@@ -74,12 +74,12 @@
 #include <cds/urcu/general_threaded.h>
 #include <cds/version.h>
 
+#include <adapter_kit.hpp>
+
 #include <pthread.h>
 
 #include <atomic>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -95,46 +95,20 @@
 #define SAFERECL_LIBCDS_HAZARD_POINTERS 64  // per thread; libcds's own default is 8
 #endif
 
-#if defined(__SANITIZE_THREAD__)
-#define SAFERECL_LIBCDS_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SAFERECL_LIBCDS_TSAN 1
-#endif
-#endif
-
-#if defined(SAFERECL_LIBCDS_TSAN)
-extern "C" void __tsan_acquire(void* addr);
-extern "C" void __tsan_release(void* addr);
-#endif
-
 namespace sut {
-
-class rcu_domain;
-rcu_domain& rcu_default_domain() noexcept;
-
 namespace libcds_detail {
 
-#if defined(SAFERECL_LIBCDS_TSAN)
-inline void tsan_acquire(const volatile void* addr) noexcept { __tsan_acquire(const_cast<void*>(addr)); }
-inline void tsan_release(const volatile void* addr) noexcept { __tsan_release(const_cast<void*>(addr)); }
-#else
-inline void tsan_acquire(const volatile void*) noexcept {}
-inline void tsan_release(const volatile void*) noexcept {}
-#endif
+using saferecl_kit::tsan_acquire;
+using saferecl_kit::tsan_release;
 
 using rcu_gc = cds::urcu::gc<cds::urcu::general_threaded<>>;
 using rcu_impl = rcu_gc::rcu_implementation;
 inline constexpr std::size_t kHazardPointersPerThread = SAFERECL_LIBCDS_HAZARD_POINTERS;
 inline constexpr std::size_t kRcuBufferCapacity = 256;  // libcds's default threshold
 
-// A difference from the standard that would otherwise corrupt memory or hang: say which,
-// and stop (the test reports it as a crash, with this line in its output).
+// A difference from the standard that would otherwise corrupt memory or hang.
 [[noreturn, gnu::cold]] inline void unsupported(const char* what) noexcept {
-  std::fprintf(stderr, "[saferecl] libcds adapter: unsupported by libcds: %s (see adapters/libcds/README.md)\n",
-               what);
-  std::fflush(stderr);
-  std::abort();
+  saferecl_kit::unsupported("libcds", what);
 }
 
 constinit inline thread_local bool attached = false;
@@ -339,7 +313,7 @@ class hazard_pointer {
   // TSan: whatever this hazard pointer protected may now be reclaimed; everything this
   // thread did with it happens before that.
   void end_protection() noexcept {
-#if defined(SAFERECL_LIBCDS_TSAN)
+#if defined(SAFERECL_KIT_TSAN)
     if (void* p = guard_.get_native()) libcds_detail::tsan_release(p);
 #endif
   }
@@ -375,30 +349,19 @@ inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
 
 // --------------------------------------------------------------------------- <rcu>
 
-class rcu_domain {
- public:
-  rcu_domain(const rcu_domain&) = delete;
-  rcu_domain& operator=(const rcu_domain&) = delete;
-
-  void lock() noexcept {
-    libcds_detail::ensure_attached();
-    libcds_detail::rcu_gc::access_lock();
+namespace libcds_detail {
+struct rcu_region {
+  static void enter() noexcept {
+    ensure_attached();
+    rcu_gc::access_lock();
   }
-  bool try_lock() noexcept {
-    lock();
-    return true;
-  }
-  void unlock() noexcept { libcds_detail::rcu_gc::access_unlock(); }
-
- private:
-  constexpr rcu_domain() noexcept = default;
-  friend rcu_domain& rcu_default_domain() noexcept;
+  static void leave() noexcept { rcu_gc::access_unlock(); }
 };
+}  // namespace libcds_detail
 
-inline rcu_domain& rcu_default_domain() noexcept {
-  static constinit rcu_domain domain;
-  return domain;
-}
+using rcu_domain = saferecl_kit::rcu_domain<libcds_detail::rcu_region>;
+
+inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
 
 inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
   libcds_detail::exit_key();  // the singleton exists
@@ -416,8 +379,7 @@ inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
 
 template <class T, class D = std::default_delete<T>>
 void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  static_assert(std::is_move_constructible_v<D>, "rcu_retire: D must be move constructible");
-  static_assert(std::is_invocable_v<D&, T*>, "rcu_retire: d(p) must be well-formed");
+  saferecl_kit::check_rcu_retire_mandates<T, D>();
   using node = libcds_detail::rcu_node<T, D>;
   auto* n = new node(p, std::move(d));  // a null p still gets its node: libcds drops null
   libcds_detail::rcu_schedule(n, &node::reclaim);

@@ -51,6 +51,8 @@
 
 #include <pthread.h>
 
+#include <adapter_kit.hpp>
+
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -63,33 +65,11 @@
 #define SUT_HAS_HP_BATCH 0
 #define SUT_NATIVE_API 0
 
-#if defined(__SANITIZE_THREAD__)
-#define SAFERECL_LIBURCU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SAFERECL_LIBURCU_TSAN 1
-#endif
-#endif
-
-#if defined(SAFERECL_LIBURCU_TSAN)
-extern "C" void __tsan_acquire(void* addr);
-extern "C" void __tsan_release(void* addr);
-#endif
-
 namespace sut {
-
-class rcu_domain;
-rcu_domain& rcu_default_domain() noexcept;
-
 namespace liburcu_detail {
 
-#if defined(SAFERECL_LIBURCU_TSAN)
-inline void tsan_acquire(void* addr) noexcept { __tsan_acquire(addr); }
-inline void tsan_release(void* addr) noexcept { __tsan_release(addr); }
-#else
-inline void tsan_acquire(void*) noexcept {}
-inline void tsan_release(void*) noexcept {}
-#endif
+using saferecl_kit::tsan_acquire;
+using saferecl_kit::tsan_release;
 
 // Synchronization addresses of the annotations (see the top of the file).
 inline char readers_sync;
@@ -185,34 +165,22 @@ struct retire_node : callback_node {
 
 }  // namespace liburcu_detail
 
-// The standard's rcu_domain: not copyable, no public constructor, Cpp17Lockable.
-class rcu_domain {
- public:
-  rcu_domain(const rcu_domain&) = delete;
-  rcu_domain& operator=(const rcu_domain&) = delete;
-
-  void lock() noexcept {
-    liburcu_detail::ensure_registered();
+namespace liburcu_detail {
+struct rcu_region {
+  static void enter() noexcept {
+    ensure_registered();
     urcu_memb_read_lock();
   }
-  bool try_lock() noexcept {
-    lock();
-    return true;
-  }
-  void unlock() noexcept {
-    liburcu_detail::tsan_release(&liburcu_detail::readers_sync);
+  static void leave() noexcept {
+    tsan_release(&readers_sync);
     urcu_memb_read_unlock();
   }
-
- private:
-  constexpr rcu_domain() noexcept = default;
-  friend rcu_domain& rcu_default_domain() noexcept;
 };
+}  // namespace liburcu_detail
 
-inline rcu_domain& rcu_default_domain() noexcept {
-  static constinit rcu_domain domain;
-  return domain;
-}
+using rcu_domain = saferecl_kit::rcu_domain<liburcu_detail::rcu_region>;
+
+inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
 
 inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
   urcu_memb_synchronize_rcu();
@@ -227,8 +195,7 @@ inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
 
 template <class T, class D = std::default_delete<T>>
 void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  static_assert(std::is_move_constructible_v<D>, "rcu_retire: D must be move constructible");
-  static_assert(std::is_invocable_v<D&, T*>, "rcu_retire: d(p) must be well-formed");
+  saferecl_kit::check_rcu_retire_mandates<T, D>();
   using node = liburcu_detail::retire_node<T, D>;
   auto* n = new node(p, std::move(d));  // bad_alloc, or d1's initialization, may throw
   liburcu_detail::schedule(n, &node::run);

@@ -53,8 +53,6 @@
 #include <array>  // xenium/reclamation/generic_epoch_based.hpp uses std::array without it
 #include <atomic>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -63,6 +61,8 @@
 #include <xenium/reclamation/generic_epoch_based.hpp>
 #include <xenium/reclamation/hazard_pointer.hpp>
 
+#include <adapter_kit.hpp>
+
 #define SUT_NAME "xenium"
 #define SUT_HAS_HAZARD_POINTER 1
 #define SUT_HAS_RCU 1
@@ -70,10 +70,6 @@
 #define SUT_NATIVE_API 0
 
 namespace sut {
-
-class rcu_domain;
-rcu_domain& rcu_default_domain() noexcept;
-
 namespace xenium_detail {
 
 namespace xr = xenium::reclamation;
@@ -90,22 +86,9 @@ using guard_of = typename Scheme::template concurrent_ptr<T, 0>::guard_ptr;
 template <class T>
 using marked = xenium::marked_ptr<T, 0>;
 
-// A difference from the standard that would otherwise corrupt memory: say which, and stop
-// (the test reports it as a crash, with this line in its output).
+// A difference from the standard that would otherwise corrupt memory.
 [[noreturn, gnu::cold]] inline void unsupported(const char* what) noexcept {
-  std::fprintf(stderr, "[saferecl] xenium adapter: unsupported by xenium: %s (see adapters/xenium/README.md)\n",
-               what);
-  std::fflush(stderr);
-  std::abort();
-}
-
-// A capability xenium does not have: the test cannot be judged. The status and prefix are
-// the suite's exit protocol (suite/support/exit_status.hpp), spelt out here because an
-// adapter includes nothing of the suite; driver/tests/test_exit_protocol.py checks they agree.
-[[noreturn, gnu::cold]] inline void not_applicable(const char* what) noexcept {
-  std::fprintf(stderr, "[saferecl] NOT APPLICABLE: xenium has no %s\n", what);
-  std::fflush(stderr);
-  std::_Exit(77);
+  saferecl_kit::unsupported("xenium", what);
 }
 
 // The object an unassociated hazard pointer holds on to, so that it keeps its slot; never
@@ -298,48 +281,34 @@ inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
 
 // --------------------------------------------------------------------------- <rcu>
 
-class rcu_domain {
- public:
-  rcu_domain(const rcu_domain&) = delete;
-  rcu_domain& operator=(const rcu_domain&) = delete;
-
-  void lock() noexcept {
-    using namespace xenium_detail;
+namespace xenium_detail {
+struct rcu_region {
+  static void enter() noexcept {
     if (region_depth++ == 0)
-      ::new (region_storage) region_guard(marked<rcu_anchor>(&rcu_anchor_object));  // enter
+      ::new (region_storage) region_guard(marked<rcu_anchor>(&rcu_anchor_object));
   }
-  bool try_lock() noexcept {
-    lock();
-    return true;
-  }
-  void unlock() noexcept {
-    using namespace xenium_detail;
+  static void leave() noexcept {
     if (--region_depth == 0)
-      std::launder(reinterpret_cast<region_guard*>(region_storage))->~region_guard();  // leave
+      std::launder(reinterpret_cast<region_guard*>(region_storage))->~region_guard();
   }
-
- private:
-  constexpr rcu_domain() noexcept = default;
-  friend rcu_domain& rcu_default_domain() noexcept;
 };
+}  // namespace xenium_detail
 
-inline rcu_domain& rcu_default_domain() noexcept {
-  static constinit rcu_domain domain;
-  return domain;
-}
+using rcu_domain = saferecl_kit::rcu_domain<xenium_detail::rcu_region>;
+
+inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
 
 inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
-  xenium_detail::not_applicable("blocking grace period (rcu_synchronize)");
+  saferecl_kit::not_applicable("xenium", "blocking grace period (rcu_synchronize)");
 }
 
 inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
-  xenium_detail::not_applicable("way to wait for scheduled deleters (rcu_barrier)");
+  saferecl_kit::not_applicable("xenium", "way to wait for scheduled deleters (rcu_barrier)");
 }
 
 template <class T, class D = std::default_delete<T>>
 void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  static_assert(std::is_move_constructible_v<D>, "rcu_retire: D must be move constructible");
-  static_assert(std::is_invocable_v<D&, T*>, "rcu_retire: d(p) must be well-formed");
+  saferecl_kit::check_rcu_retire_mandates<T, D>();
   using node = xenium_detail::rcu_node<T, D>;
   auto* n = new node(p, std::move(d));
   xenium_detail::guard_of<xenium_detail::rcu_scheme, node> guard{xenium_detail::marked<node>(n)};

@@ -175,8 +175,7 @@
 //   reclaiming thread.
 // - Deleters run only inside retire() calls and in the exit hook of a thread.
 // - Mutation points (SAFERECL_MUTANT("MH-xx"), detail/mutation.hpp) are compiled out of
-//   the normal build; see mutants/ for what each one breaks. The compile-time API mutants
-//   (SAFERECL_API_MUTANT_IS(n), AM-xx) exist only in a build configured for one of them.
+//   the normal build; see adapters/mutants/ for what each one breaks.
 #pragma once
 
 #include <atomic>
@@ -190,9 +189,6 @@
 #include "saferecl/detail/hazard_traits.hpp"
 #include "saferecl/detail/mutation.hpp"
 
-#if SAFERECL_API_MUTANT_IS(24)
-#include <vector>  // AM-24
-#endif
 
 #define SAFERECL_LIB_HAZARD_POINTER 202606L
 
@@ -200,52 +196,27 @@ namespace saferecl {
 
 class hazard_pointer;
 hazard_pointer make_hazard_pointer();
-void swap(hazard_pointer&, hazard_pointer&) noexcept(!SAFERECL_API_MUTANT_IS(13));  // AM-13
-#if SAFERECL_API_MUTANT_IS(24)  // AM-24: the batch functions take a vector, not a span
-void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch);
-void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept;
-#else
+void swap(hazard_pointer&, hazard_pointer&) noexcept;
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
-#endif
 
 // ---------------------------------------------------------------------------------------
 // [saferecl.hp.base]
 // ---------------------------------------------------------------------------------------
 
-#if SAFERECL_API_MUTANT_IS(16)  // AM-16: the default deleter is the library's own, not default_delete<T>
-namespace detail {
-template <class T>
-struct hazard_delete {
-  void operator()(T* p) const noexcept { delete p; }
-};
-}  // namespace detail
-template <class T, class D = detail::hazard_delete<T>>
-#else
 template <class T, class D = std::default_delete<T>>
-#endif
 class hazard_pointer_obj_base : public detail::hazard_retired_node {
  public:
   // Implementation detail used by the hazard-protectable check (found through T).
   using saferecl_hp_object_type_ = T;
   using saferecl_hp_base_type_ = hazard_pointer_obj_base;
 
-  void retire(D d = D()) noexcept(!SAFERECL_API_MUTANT_IS(19)) {  // AM-19: not noexcept
-#if SAFERECL_API_MUTANT_IS(14) || SAFERECL_API_MUTANT_IS(25)  // AM-14, AM-25: the naive
-    constexpr bool ok = std::is_base_of_v<hazard_pointer_obj_base, T>;  // check (any base, any path)
-#else
+  void retire(D d = D()) noexcept {
     constexpr bool ok = detail::hazard_retirable_impl<T, hazard_pointer_obj_base>();
-#endif
     static_assert(ok, SAFERECL_HP_MANDATE_MESSAGE);
-    static_assert(!SAFERECL_API_MUTANT_IS(26) || !std::is_final_v<T>,  // AM-26: a final T is
-                  SAFERECL_HP_MANDATE_MESSAGE);                        // rejected
     if constexpr (ok) {
       if (!SAFERECL_MUTANT("MH-07")) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
-#if SAFERECL_API_MUTANT_IS(25)  // AM-25: T reached through void* (as if the base came first)
-      T* obj = static_cast<T*>(static_cast<void*>(this));
-#else
       T* obj = static_cast<T*>(this);
-#endif
       const void* key = static_cast<const void*>(obj);
       if (SAFERECL_MUTANT("MH-06")) key = static_cast<const void*>(this);  // base address
       detail::hazard_node_access::prepare(this, key, &saferecl_hp_reclaim_);
@@ -253,29 +224,21 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
     }
   }
 
-#if SAFERECL_API_MUTANT_IS(5)
- public:  // AM-05: the base can be created, copied and destroyed on its own
-#else
  protected:
-#endif
   hazard_pointer_obj_base() = default;
   hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
   hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
   hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
   hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
-  ~hazard_pointer_obj_base() noexcept(!SAFERECL_API_MUTANT_IS(15)) = default;  // AM-15
+  ~hazard_pointer_obj_base() noexcept = default;
 
  private:
   // Runs on the reclaiming thread: invokes the stored deleter with the complete object.
   static void saferecl_hp_reclaim_(detail::hazard_retired_node* n) noexcept {
     auto* self = static_cast<hazard_pointer_obj_base*>(n);
-#if SAFERECL_API_MUTANT_IS(25)  // AM-25: through void*, whatever the base
-    self->saferecl_hp_deleter_(static_cast<T*>(static_cast<void*>(self)));
-#else
     // MH-29: the node is taken for the T* through void* (as if the base came first)
     self->saferecl_hp_deleter_(SAFERECL_MUTANT("MH-29") ? static_cast<T*>(static_cast<void*>(self))
                                                         : static_cast<T*>(self));
-#endif
   }
 
   [[no_unique_address]] D saferecl_hp_deleter_{};
@@ -285,33 +248,22 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
 // [saferecl.hp.holder]
 // ---------------------------------------------------------------------------------------
 
-// Compile-time API mutants (AM-xx, detail/mutation.hpp) change a declaration only in a
-// mutation build configured with SAFERECL_API_MUTANT; noexcept(!SAFERECL_API_MUTANT_IS(n))
-// is plain noexcept everywhere else.
-#if SAFERECL_API_MUTANT_IS(11)
-class hazard_pointer final {  // AM-11: final, though the standard does not say so
-#else
 class hazard_pointer {
-#endif
  public:
 #if defined(SAFERECL_MUTATION_POINTS)  // MH-20: a default-constructed holder owns a hazard
-  hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // pointer (folly's old hazptr_holder); else empty
+  hazard_pointer() noexcept {  // pointer (folly's old hazptr_holder); else empty
     if (SAFERECL_MUTANT("MH-20")) rec_ = detail::hazard_acquire();
   }
 #else
-  hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(21)) = default;  // AM-21
-#endif
-#if SAFERECL_API_MUTANT_IS(3)  // AM-03: copyable (two owners of one record)
-  hazard_pointer(const hazard_pointer&) noexcept = default;
-  hazard_pointer& operator=(const hazard_pointer&) noexcept = default;
+  hazard_pointer() noexcept = default;
 #endif
 
-  hazard_pointer(hazard_pointer&& other) noexcept(!SAFERECL_API_MUTANT_IS(21))  // AM-21
+  hazard_pointer(hazard_pointer&& other) noexcept
       : rec_(std::exchange(other.rec_, detail::hazard_ref{})) {
     if (SAFERECL_MUTANT("MH-23") && !empty()) detail::hazard_set(rec_, nullptr);  // move ends the epoch
   }
 
-  hazard_pointer& operator=(hazard_pointer&& other) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
+  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
     if (this != &other) [[likely]] {
       if (SAFERECL_MUTANT("MH-21") && other.empty()) return *this;  // target keeps its hazard
       if (!empty()) detail::hazard_release(rec_);
@@ -323,19 +275,19 @@ class hazard_pointer {
     return *this;
   }
 
-  SAFERECL_HP_INLINE ~hazard_pointer() noexcept(!SAFERECL_API_MUTANT_IS(15)) {  // AM-15
+  SAFERECL_HP_INLINE ~hazard_pointer() noexcept {
     if (!empty()) detail::hazard_release(rec_);
   }
 
-  bool empty() const noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
+  bool empty() const noexcept {
     if (SAFERECL_MUTANT("MH-24") && rec_ != detail::hazard_ref{})  // "empty" = protects nothing
       return detail::hazard_rec(rec_)->hazard.load(std::memory_order_relaxed) == nullptr;
     return rec_ == detail::hazard_ref{};
   }
 
   template <class T>
-  T* protect(const std::atomic<T*>& src) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
-    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+  T* protect(const std::atomic<T*>& src) noexcept {
+    static_assert(detail::hazard_protectable_v<T>,
                   SAFERECL_HP_MANDATE_MESSAGE);
     if (SAFERECL_MUTANT("MH-01")) return detail::hazard_protect_unvalidated(rec_, src);
     if (SAFERECL_MUTANT("MH-25")) return detail::hazard_reload(src);  // never publishes a hazard
@@ -351,8 +303,8 @@ class hazard_pointer {
   }
 
   template <class T>
-  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept(!SAFERECL_API_MUTANT_IS(21)) {  // AM-21
-    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
+    static_assert(detail::hazard_protectable_v<T>,
                   SAFERECL_HP_MANDATE_MESSAGE);
     T* old = ptr;                                           // step 1
     detail::hazard_publish(rec_, detail::hazard_key(old));  // step 2: reset_protection(old)
@@ -366,30 +318,25 @@ class hazard_pointer {
   }
 
   template <class T>
-  void reset_protection(const T* ptr) noexcept(!SAFERECL_API_MUTANT_IS(1)) {  // AM-01
-    static_assert(detail::hazard_protectable_v<T> || SAFERECL_API_MUTANT_IS(7),  // AM-07
+  void reset_protection(const T* ptr) noexcept {
+    static_assert(detail::hazard_protectable_v<T>,
                   SAFERECL_HP_MANDATE_MESSAGE);
     // MH-26: reset_protection(p) only ends the current epoch; p is never associated
     detail::hazard_set(rec_, SAFERECL_MUTANT("MH-26") ? nullptr : detail::hazard_key(ptr));
   }
 
-  void reset_protection(std::nullptr_t = nullptr) noexcept(!SAFERECL_API_MUTANT_IS(1)) {  // AM-01
+  void reset_protection(std::nullptr_t = nullptr) noexcept {
     detail::hazard_set(rec_, nullptr);
   }
 
-  void swap(hazard_pointer& other) noexcept(!SAFERECL_API_MUTANT_IS(13)) {  // AM-13
+  void swap(hazard_pointer& other) noexcept {
     std::swap(rec_, other.rec_);
   }
 
  private:
   friend hazard_pointer make_hazard_pointer();
-#if SAFERECL_API_MUTANT_IS(24)  // AM-24
-  friend void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch);
-  friend void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept;
-#else
   friend void make_hazard_pointer_batch(std::span<hazard_pointer> batch);
   friend void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept;
-#endif
 
   explicit hazard_pointer(detail::hazard_ref h) noexcept : rec_(h) {}
 
@@ -402,8 +349,8 @@ class hazard_pointer {
 
 inline hazard_pointer make_hazard_pointer() { return hazard_pointer(detail::hazard_acquire()); }
 
-inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept(!SAFERECL_API_MUTANT_IS(13)) {
-  a.swap(b);  // AM-13: not noexcept
+inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept {
+  a.swap(b);
 }
 
 }  // namespace saferecl

@@ -129,10 +129,7 @@
 //     happens-before of (b) directly (and the StoreLoad steps are seq_cst on both sides).
 //
 // Mutation points (SAFERECL_MUTANT("MR-xx"), catalog: spec/mutants.md section 4.2) are
-// one-liners; in the normal build they are the constant false and compile away. The
-// compile-time API mutants (SAFERECL_API_MUTANT_IS(n), AM-xx, detail/mutation.hpp) change a
-// declaration only in a build configured for one of them; noexcept(!SAFERECL_API_MUTANT_IS(n))
-// is plain noexcept everywhere else.
+// one-liners; in the normal build they are the constant false and compile away.
 #pragma once
 
 #include <atomic>
@@ -151,33 +148,13 @@
 namespace saferecl {
 
 class rcu_domain;
-rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17));  // AM-17
-#if SAFERECL_API_MUTANT_IS(10)  // AM-10: no default argument: rcu_synchronize(), rcu_barrier()
-void rcu_synchronize(rcu_domain& dom) noexcept;
-void rcu_barrier(rcu_domain& dom) noexcept;
-#else
+rcu_domain& rcu_default_domain() noexcept;
 void rcu_synchronize(rcu_domain& dom = rcu_default_domain()) noexcept;
 void rcu_barrier(rcu_domain& dom = rcu_default_domain()) noexcept;
-#endif
-#if SAFERECL_API_MUTANT_IS(18)  // AM-18: D has no default: rcu_retire(p) cannot deduce it
-template <class T, class D>
-#else
 template <class T, class D = std::default_delete<T>>
-#endif
-void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain())
-    noexcept(SAFERECL_API_MUTANT_IS(20) != 0);  // AM-20: noexcept; else potentially-throwing
+void rcu_retire(T* p, D d = D(), rcu_domain& dom = rcu_default_domain());
 
-#if SAFERECL_API_MUTANT_IS(16)  // AM-16: the default deleter is the library's own, not default_delete<T>
-namespace detail {
-template <class T>
-struct rcu_delete {
-  void operator()(T* p) const noexcept { delete p; }
-};
-}  // namespace detail
-template <class T, class D = detail::rcu_delete<T>>
-#else
 template <class T, class D = std::default_delete<T>>
-#endif
 class rcu_obj_base;
 
 namespace detail {
@@ -228,36 +205,15 @@ struct rcu_retire_node final : rcu_cb_node {
 template <class T, class D>
 class rcu_obj_base {
  public:
-  void retire(D d = D(), rcu_domain& dom = rcu_default_domain())
-      noexcept(!SAFERECL_API_MUTANT_IS(19));  // AM-19
+  void retire(D d = D(), rcu_domain& dom = rcu_default_domain()) noexcept;
 
-#if SAFERECL_API_MUTANT_IS(6)
- public:  // AM-06: the base can be created, copied and destroyed on its own
-#else
  protected:
-#endif
   rcu_obj_base() = default;
-#if SAFERECL_API_MUTANT_IS(12)  // AM-12: a copy resets the node instead of copying dead bits,
-                                // so the base is never trivially copyable
-  rcu_obj_base(const rcu_obj_base& other) noexcept
-      : saferecl_node_{}, saferecl_deleter_(other.saferecl_deleter_) {}
-  rcu_obj_base(rcu_obj_base&& other) noexcept
-      : saferecl_node_{}, saferecl_deleter_(std::move(other.saferecl_deleter_)) {}
-  rcu_obj_base& operator=(const rcu_obj_base& other) noexcept {
-    saferecl_deleter_ = other.saferecl_deleter_;
-    return *this;
-  }
-  rcu_obj_base& operator=(rcu_obj_base&& other) noexcept {
-    saferecl_deleter_ = std::move(other.saferecl_deleter_);
-    return *this;
-  }
-#else
   rcu_obj_base(const rcu_obj_base&) = default;
   rcu_obj_base(rcu_obj_base&&) = default;
   rcu_obj_base& operator=(const rcu_obj_base&) = default;
   rcu_obj_base& operator=(rcu_obj_base&&) = default;
-#endif
-  ~rcu_obj_base() noexcept(!SAFERECL_API_MUTANT_IS(15)) = default;  // AM-15
+  ~rcu_obj_base() noexcept = default;
 
  private:
   template <class>
@@ -266,11 +222,7 @@ class rcu_obj_base {
 
   static void saferecl_run_(detail::rcu_cb_node* n) noexcept {
     T* x = static_cast<T*>(n->obj);
-#if SAFERECL_API_MUTANT_IS(25)  // AM-25: through void*, whatever the base
-    static_cast<rcu_obj_base*>(static_cast<void*>(x))->saferecl_deleter_(x);
-#else
     static_cast<rcu_obj_base*>(x)->saferecl_deleter_(x);
-#endif
   }
 
   detail::rcu_cb_node saferecl_node_;  // written by retire(); copying it copies dead bits
@@ -278,21 +230,10 @@ class rcu_obj_base {
 };
 
 template <class T, class D>
-void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept(!SAFERECL_API_MUTANT_IS(19)) {
+void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
   static_assert(detail::rcu_has_base_v<T, D>,
                 "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must derive from "
                 "rcu_obj_base<T, D>");
-  static_assert(!SAFERECL_API_MUTANT_IS(26) || !std::is_final_v<T>,  // AM-26: final T rejected
-                "rcu_obj_base<T, D>::retire: T is not rcu-protectable: it must not be final");
-#if SAFERECL_API_MUTANT_IS(25)  // AM-25: only is_base_of is checked; T is reached through void*
-  if constexpr (detail::rcu_has_base_v<T, D>) {
-    T* x = static_cast<T*>(static_cast<void*>(this));
-    saferecl_deleter_ = std::move(d);
-    saferecl_node_.invoke = &saferecl_run_;
-    saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
-    detail::rcu_enqueue(dom, &saferecl_node_);
-  }
-#else
   static_assert(detail::rcu_public_unique_base_v<T, D>,
                 "rcu_obj_base<T, D>::retire: T is not rcu-protectable: its rcu_obj_base<T, D> "
                 "base must be public and appear exactly once");
@@ -314,47 +255,21 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept(!SAFERECL_API_MUT
     saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
     detail::rcu_enqueue(dom, &saferecl_node_);
   }
-#endif
 }
 
 // ----------------------------------------------------------------------------- rcu_domain
-#if SAFERECL_API_MUTANT_IS(11)
-class rcu_domain final {  // AM-11: final, though the standard does not say so
-#else
 class rcu_domain {
-#endif
  public:
   rcu_domain(const rcu_domain&) = delete;
   rcu_domain& operator=(const rcu_domain&) = delete;
-#if SAFERECL_API_MUTANT_IS(15)
-  ~rcu_domain() noexcept(false) = default;  // AM-15: a destructor that may throw
-#endif
-#if SAFERECL_API_MUTANT_IS(4)  // AM-04: movable (a moved-from domain keeps working: it is stateless here)
-  rcu_domain(rcu_domain&&) noexcept {}
-  rcu_domain& operator=(rcu_domain&&) noexcept { return *this; }
-#endif
 
-  // AM-02: a first region that allocates its reader record would make all three throwing.
-  void lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
-#if SAFERECL_API_MUTANT_IS(9)
-  int try_lock() noexcept;  // AM-09: try_lock returns int (1: locked), C style
-#elif SAFERECL_API_MUTANT_IS(23)
-  // AM-23: no try_lock: only BasicLockable, not Lockable
-#else
-  bool try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2));
-#endif
-  void unlock() noexcept(!SAFERECL_API_MUTANT_IS(2));
-
-#if SAFERECL_API_MUTANT_IS(22)
- public:  // AM-22: default-constructible: a program can create a domain of its own
-  constexpr rcu_domain() noexcept = default;
+  void lock() noexcept;
+  bool try_lock() noexcept;
+  void unlock() noexcept;
 
  private:
-#else
- private:
   constexpr rcu_domain() noexcept = default;
-#endif
-  friend rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17));  // AM-17
+  friend rcu_domain& rcu_default_domain() noexcept;
   friend struct detail::rcu_domain_access;
 
   static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu.cpp
@@ -367,14 +282,14 @@ class rcu_domain {
             sizeof(std::atomic<std::uint32_t>)] = {};
 };
 
-inline rcu_domain& rcu_default_domain() noexcept(!SAFERECL_API_MUTANT_IS(17)) {  // AM-17
+inline rcu_domain& rcu_default_domain() noexcept {
 #if defined(SAFERECL_MUTATION_POINTS)  // MR-30: the domain's state kept per thread
   if (SAFERECL_MUTANT("MR-30")) { static thread_local constinit rcu_domain mine; return mine; }
 #endif
   return rcu_domain::s_default_;
 }
 
-inline void rcu_domain::lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
+inline void rcu_domain::lock() noexcept {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   std::uint64_t c = w.load(std::memory_order_relaxed);
   if (SAFERECL_MUTANT("MR-06") && (c & detail::kRcuSpecialBit) == 0) c = 0;  // no nesting
@@ -390,19 +305,13 @@ inline void rcu_domain::lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
   }
 }
 
-#if !SAFERECL_API_MUTANT_IS(23)  // AM-23: no try_lock
-#if SAFERECL_API_MUTANT_IS(9)
-inline int rcu_domain::try_lock() noexcept {  // AM-09
-#else
-inline bool rcu_domain::try_lock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
-#endif
+inline bool rcu_domain::try_lock() noexcept {
   if (SAFERECL_MUTANT("MR-24")) return false;  // try_lock fails and opens no region
   lock();
   return true;
 }
-#endif
 
-inline void rcu_domain::unlock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
+inline void rcu_domain::unlock() noexcept {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   const std::uint64_t c = w.load(std::memory_order_relaxed);
   if (__builtin_expect((c << 1) == 2, 1) && !SAFERECL_MUTANT("MR-06")) {  // depth 1, no bits
@@ -422,20 +331,11 @@ inline void rcu_domain::unlock() noexcept(!SAFERECL_API_MUTANT_IS(2)) {
 
 // ------------------------------------------------------------------------------ rcu_retire
 template <class T, class D>
-void rcu_retire(T* p, D d, rcu_domain& dom) noexcept(SAFERECL_API_MUTANT_IS(20) != 0) {  // AM-20
-  static_assert(std::is_move_constructible_v<D> || SAFERECL_API_MUTANT_IS(8),  // AM-08
+void rcu_retire(T* p, D d, rcu_domain& dom) {
+  static_assert(std::is_move_constructible_v<D>,
                 "rcu_retire(p, d, dom): the deleter type D must be move-constructible");
-  // AM-27: no check that d(p) is well-formed; the guard below then drops the call silently.
-  static_assert(std::is_invocable_v<D&, T*&> || SAFERECL_API_MUTANT_IS(27),
+  static_assert(std::is_invocable_v<D&, T*&>,
                 "rcu_retire(p, d, dom): d(p) must be well-formed (D must be callable with T*)");
-#if SAFERECL_API_MUTANT_IS(8)
-  // AM-08: no Mandates check; a deleter that cannot be moved into the queue is evaluated in
-  // place after a grace period (and deadlocks when called inside a region).
-  if constexpr (!std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
-    rcu_synchronize(dom);
-    d(p);
-  } else
-#endif
   if constexpr (std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
     if (SAFERECL_MUTANT("MR-21")) {  // on failure, still evaluates d(p), then rethrows
       try {

@@ -1,0 +1,134 @@
+# The adapter kit: the find -> version -> probe -> target sequence that every adapter over
+# an installed library repeats, written once.
+#
+#   saferecl_library_adapter(
+#     NAME <name>                      adapters/<name>/ (include/sut.hpp, probe.cpp)
+#     PACKAGE <debian package>         named in the reasons when something is missing
+#     HEADER <header>                  find_path: its folder becomes a SYSTEM include
+#     [HEADER_SUFFIXES <suffix>...]    extra PATH_SUFFIXES for the header
+#     [LIBRARIES <lib>...]             find_library each (header-only: none)
+#     [VERSION_MACRO <header> <macro>] the version: a string macro of a header,
+#     [VERSION_PKG_CONFIG <module>]      or pkg-config's version of a module,
+#     [VERSION_DPKG <package>]           or the Debian package's version
+#     DESCRIPTION <text>               what of the library the adapter maps, e.g. "(urcu-memb)"
+#     CAPABILITIES <cap>...            as saferecl_adapter()
+#     [LIMITS <text>]
+#     [DEFINITIONS <def>...]           INTERFACE compile definitions of the target
+#     [LIBRARY_THREADS])               the library keeps threads of its own alive until exit:
+#                                      its tests get adapters/kit/tsan_options.cpp (TSan's
+#                                      exit-time sleep, 1 s per process, shortened to 50 ms)
+#
+# The probe (adapters/<name>/probe.cpp: a main() that touches every mapped operation) is
+# compiled and linked like the battery: C++20 and the tier's sanitizer flags, so an adapter
+# that would not build in this tier is reported unavailable, with the reason, instead of
+# failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
+#
+#   saferecl_adapter_probe(<result> SOURCE <code> [INCLUDES ...] [LIBRARIES ...] [FLAGS ...]
+#                          [KEY <text>])
+#
+# is the probe step alone (the std adapter uses it for its feature checks). The result is
+# cached under a name keyed by the code, the options and the tier, so editing an adapter or
+# switching tiers probes again.
+include(CheckCXXSourceCompiles)
+include(CMakePushCheckState)
+
+function(saferecl_adapter_probe result)
+  cmake_parse_arguments(PARSE_ARGV 1 P "" "SOURCE;KEY" "INCLUDES;LIBRARIES;FLAGS")
+  string(MD5 key "${P_SOURCE}|${P_KEY}|${P_INCLUDES}|${P_LIBRARIES}|${P_FLAGS}|${CMAKE_CXX_COMPILER}|${SAFERECL_SANITIZER_FLAGS}")
+  string(SUBSTRING "${key}" 0 8 key)
+  cmake_push_check_state(RESET)
+  set(CMAKE_REQUIRED_INCLUDES ${P_INCLUDES})
+  set(CMAKE_REQUIRED_LIBRARIES ${P_LIBRARIES})
+  string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_SANITIZER_FLAGS};${P_FLAGS}")
+  set(CMAKE_REQUIRED_LINK_OPTIONS ${SAFERECL_SANITIZER_FLAGS})
+  set(CMAKE_REQUIRED_QUIET ON)
+  check_cxx_source_compiles("${P_SOURCE}" SAFERECL_PROBE_${result}_${key})
+  cmake_pop_check_state()
+  set(${result} ${SAFERECL_PROBE_${result}_${key}} PARENT_SCOPE)
+endfunction()
+
+function(saferecl_library_adapter)
+  cmake_parse_arguments(PARSE_ARGV 0 A "LIBRARY_THREADS" "NAME;PACKAGE;HEADER;VERSION_PKG_CONFIG;VERSION_DPKG;DESCRIPTION;LIMITS"
+                        "HEADER_SUFFIXES;LIBRARIES;VERSION_MACRO;CAPABILITIES;DEFINITIONS")
+  set(adapter_dir ${PROJECT_SOURCE_DIR}/adapters/${A_NAME})
+  set(kit_dir ${PROJECT_SOURCE_DIR}/adapters/kit/include)
+  find_package(Threads REQUIRED)
+
+  # find
+  string(TOUPPER "${A_NAME}" upper)
+  find_path(SAFERECL_${upper}_INCLUDE_DIR ${A_HEADER} PATH_SUFFIXES ${A_HEADER_SUFFIXES})
+  if(NOT SAFERECL_${upper}_INCLUDE_DIR)
+    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "header ${A_HEADER} not found (Debian package ${A_PACKAGE})")
+    return()
+  endif()
+  set(include_dir ${SAFERECL_${upper}_INCLUDE_DIR})
+  set(libraries)
+  foreach(lib IN LISTS A_LIBRARIES)
+    string(TOUPPER "${lib}" lib_upper)
+    string(MAKE_C_IDENTIFIER "${lib_upper}" lib_upper)
+    find_library(SAFERECL_${upper}_${lib_upper}_LIBRARY ${lib})
+    if(NOT SAFERECL_${upper}_${lib_upper}_LIBRARY)
+      saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "library lib${lib}.so not found (Debian package ${A_PACKAGE})")
+      return()
+    endif()
+    list(APPEND libraries ${SAFERECL_${upper}_${lib_upper}_LIBRARY})
+  endforeach()
+  list(APPEND libraries Threads::Threads)
+
+  # version
+  set(version "version unknown")
+  if(A_VERSION_MACRO)
+    list(GET A_VERSION_MACRO 0 version_header)
+    list(GET A_VERSION_MACRO 1 version_macro)
+    file(STRINGS ${include_dir}/${version_header} line REGEX "#define ${version_macro} ")
+    if(line MATCHES "\"([^\"]*)\"")
+      set(version "${CMAKE_MATCH_1}")
+    endif()
+  elseif(A_VERSION_PKG_CONFIG)
+    find_package(PkgConfig QUIET)
+    if(PKG_CONFIG_FOUND)
+      pkg_check_modules(SAFERECL_${upper}_PC QUIET ${A_VERSION_PKG_CONFIG})
+      if(SAFERECL_${upper}_PC_FOUND)
+        set(version "${SAFERECL_${upper}_PC_VERSION}")
+      endif()
+    endif()
+  elseif(A_VERSION_DPKG)
+    find_program(SAFERECL_DPKG_QUERY dpkg-query)
+    if(SAFERECL_DPKG_QUERY)
+      execute_process(COMMAND ${SAFERECL_DPKG_QUERY} -W -f=\${Version} ${A_VERSION_DPKG}
+                      OUTPUT_VARIABLE dpkg_version RESULT_VARIABLE dpkg_status ERROR_QUIET)
+      if(dpkg_status EQUAL 0 AND dpkg_version)
+        set(version "${dpkg_version}")
+      endif()
+    endif()
+  endif()
+
+  # probe
+  file(READ ${adapter_dir}/probe.cpp probe_source)
+  file(READ ${adapter_dir}/include/sut.hpp sut_source)
+  file(READ ${kit_dir}/adapter_kit.hpp kit_source)
+  set(probe_flags)
+  foreach(definition IN LISTS A_DEFINITIONS)
+    list(APPEND probe_flags -D${definition})
+  endforeach()
+  saferecl_adapter_probe(works SOURCE "${probe_source}" KEY "${sut_source}${kit_source}"
+                         INCLUDES ${include_dir} ${adapter_dir}/include ${kit_dir}
+                         LIBRARIES ${libraries} FLAGS ${probe_flags})
+  if(NOT works)
+    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE
+                     "${A_NAME} ${version} found (${include_dir}) but adapters/${A_NAME}/probe.cpp does not compile or link against it in this tier; see CMakeFiles/CMakeError.log")
+    return()
+  endif()
+
+  # target
+  add_library(sut_${A_NAME} INTERFACE)
+  target_include_directories(sut_${A_NAME} INTERFACE ${adapter_dir}/include ${kit_dir})
+  target_include_directories(sut_${A_NAME} SYSTEM INTERFACE ${include_dir})
+  target_compile_definitions(sut_${A_NAME} INTERFACE ${A_DEFINITIONS})
+  if(A_LIBRARY_THREADS)
+    target_sources(sut_${A_NAME} INTERFACE ${PROJECT_SOURCE_DIR}/adapters/kit/tsan_options.cpp)
+  endif()
+  target_link_libraries(sut_${A_NAME} INTERFACE ${libraries})
+  saferecl_adapter(NAME ${A_NAME} TARGET sut_${A_NAME} CAPABILITIES ${A_CAPABILITIES}
+                   VERSION "${A_NAME} ${version} ${A_DESCRIPTION}" LIMITS "${A_LIMITS}")
+endfunction()
