@@ -12,6 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <span>
+#include <stdexcept>
 
 namespace saferecl {
 namespace detail {
@@ -657,6 +659,8 @@ hazard_record* hazard_acquire_chain(std::size_t n) {
     more = obtain(n - have, n - have);
   } catch (...) {
     for (; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = hazard_ref_for(chain);
+    // MH-34: the failure is reported as the library's own exhaustion error, not bad_alloc
+    if (SAFERECL_MUTANT("MH-34")) throw std::runtime_error("hazard pointer records exhausted");
     throw;
   }
   hazard_record* tail = more;
@@ -710,11 +714,34 @@ void hazard_retire_locked(hazard_retired_node* n) noexcept {
 // C++29 batches (P3428R4)
 // ---------------------------------------------------------------------------------------
 
+namespace detail {
+namespace {
+
+// MH-32: every element gets a new hazard pointer, so an owning one loses its epoch.
+// MH-33: elements are filled one by one, so a failure part-way leaves earlier ones owning.
+void mutant_batch_one_by_one(std::span<hazard_pointer> batch, bool replace_owning) {
+  for (hazard_pointer& h : batch)
+    if (replace_owning || h.empty()) h = make_hazard_pointer();
+}
+
+// MH-36: the clear stops at the first empty element, as if it marked the end of the batch.
+void mutant_clear_until_empty(std::span<hazard_pointer> batch) noexcept {
+  for (hazard_pointer& h : batch) {
+    if (h.empty()) return;
+    h = hazard_pointer{};
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
 #if SAFERECL_API_MUTANT_IS(24)  // AM-24 (detail/mutation.hpp): a vector, not a span
 void make_hazard_pointer_batch(std::vector<hazard_pointer>& batch) {
 #else
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
 #endif
+  if (SAFERECL_MUTANT("MH-32") || SAFERECL_MUTANT("MH-33"))
+    return detail::mutant_batch_one_by_one(batch, SAFERECL_MUTANT("MH-32"));
   std::size_t need = 0;
   for (const hazard_pointer& h : batch) need += h.empty() ? 1 : 0;
   if (need == 0) return;
@@ -732,6 +759,7 @@ void clear_hazard_pointer_batch(std::vector<hazard_pointer>& batch) noexcept {
 #else
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept {
 #endif
+  if (SAFERECL_MUTANT("MH-36")) return detail::mutant_clear_until_empty(batch);
   for (hazard_pointer& h : batch) {
     if (h.empty()) continue;
     detail::hazard_release(std::exchange(h.rec_, detail::hazard_ref{}));
