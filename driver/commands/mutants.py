@@ -35,11 +35,12 @@ MUTANTS = "mutants"  # the implementation that carries the mutation points
 
 def run_once(build: BuildTree, mutant: dict, full: bool, jobs: int, out: Path, seed: int) -> dict:
     """Runs the battery against one mutant: the tests its catalog entry names, or with --full
-    every test. A not-a-bug variant runs only core tests (qoi and strict may legitimately
-    fail), and none of them may fail."""
+    every test. A not-a-bug variant runs only the normative tiers its entry names (`tiers`,
+    default core; qoi and strict may legitimately fail), and none of them may fail."""
     filters: list[str] = []
     if mutant["status"] == "not-a-bug":
-        filters = ["-L", "^tier=core$"]
+        tiers = "|".join(mutant.get("tiers", ["core"]))
+        filters = ["-L", f"^tier=({tiers})$"]
     if not full:
         filters += ["-R", "|".join(f"({k})" for k in mutant_catalog.selected_tests(mutant))]
     junit = out / f"{mutant['id']}.junit.xml"

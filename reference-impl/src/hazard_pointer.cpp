@@ -5,12 +5,15 @@
 #include "saferecl/detail/asymmetric_fence.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <span>
+#include <stdexcept>
 
 namespace saferecl {
 namespace detail {
@@ -43,6 +46,11 @@ struct alignas(kCacheLine) shared_list_state {
 
 constinit registry_state g_registry;
 constinit shared_list_state g_shared;
+// Retires this thread made straight to the shared list (it has no private list: exiting or
+// exited), so a shared pass can tell that its own deleters retired more.
+thread_local constinit std::size_t t_shared_retires = 0;
+// NB-H3 only: this thread has allocated its own block.
+thread_local constinit bool t_has_own_block = false;
 
 using node_access = hazard_node_access;
 
@@ -107,8 +115,8 @@ void release_chain(hazard_record* chain) noexcept {
 
 // Allocates and publishes a block of max(kBlockRecords, take) records, the first `take` of
 // which are returned (chained) already owned by the caller. Throws bad_alloc.
-hazard_record* allocate_block(std::size_t take) {
-  const std::size_t n = std::max(kBlockRecords, take);
+hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlockRecords) {
+  const std::size_t n = std::max(min_records, take);
   // Plain operator new (not the aligned form), so the usual fault-injection replacement
   // of operator new(size_t) reaches this allocation; aligned by hand. Never freed.
   void* raw = ::operator new(sizeof(hazard_block) + kCacheLine + n * sizeof(hazard_record));
@@ -199,7 +207,7 @@ void attach(hazard_thread_state& t) noexcept {
     }
   }
   t.phase = hazard_phase::alive;
-  t.capacity = kHazardCacheSize;
+  t.capacity = SAFERECL_MUTANT("NB-H5") ? 0 : kHazardCacheSize;  // NB-H5: nothing is kept
   t.threshold = current_threshold();
 }
 
@@ -402,7 +410,15 @@ void pass_alive(hazard_thread_state& t) noexcept {
     }
     if (SAFERECL_MUTANT("MH-11")) t.retired_count -= s.nkept + s.ndoomed;  // credit drift
     t.threshold = current_threshold();
-    if (t.retired_count < t.threshold || s.ndoomed == 0) break;
+    if (s.ndoomed == 0) break;
+    // Cascade: deleters that retire (the next node of a list, say) put their objects on
+    // t.retired during this pass; retired_count now counts them plus what was kept. Scan
+    // again at once, generation after generation, instead of leaving each generation for a
+    // full threshold of later retires (a 20,000-node chain would need millions). A loop,
+    // not recursion; each round reclaimed something, and what stays protected is at most
+    // one object per hazard, so a round costs O(records) beyond what it reclaims.
+    const bool deleters_retired = t.retired_count > s.nkept && !SAFERECL_MUTANT("MH-31");
+    if (t.retired_count < t.threshold && !deleters_retired) break;
   }
   t.in_pass = false;
 }
@@ -415,9 +431,13 @@ void pass_shared(hazard_thread_state& t) noexcept {
     hazard_retired_node* list = take_shared();
     if (list == nullptr) break;
     split_result s = scan(list, t, /*reuse=*/false);
+    const std::size_t pushed_before = t_shared_retires;
     run_deleters(s.doomed);
     if (s.kept != nullptr) push_shared(s.kept, s.kept_tail, s.nkept);
-    if (g_shared.count.load(std::memory_order_relaxed) < current_threshold() || s.ndoomed == 0)
+    if (s.ndoomed == 0) break;
+    // Cascade, as in pass_alive: what this thread's deleters retired went to the shared list.
+    const bool deleters_retired = t_shared_retires != pushed_before && !SAFERECL_MUTANT("MH-31");
+    if (g_shared.count.load(std::memory_order_relaxed) < current_threshold() && !deleters_retired)
       break;
   }
   t.in_pass = false;
@@ -425,6 +445,76 @@ void pass_shared(hazard_thread_state& t) noexcept {
 
 void maybe_pass_shared(hazard_thread_state& t) noexcept {
   if (g_shared.count.load(std::memory_order_relaxed) >= current_threshold()) pass_shared(t);
+}
+
+// ---------------------------------------------------------------------------------------
+// NB-H4 (conforming variant): reclamation only by a background thread. Retiring threads
+// hand their private lists to the shared list at their threshold and never run a
+// deleter; one process-wide thread takes the shared list every half millisecond. It is
+// stopped and joined at exit (before the test's own statics are destroyed) and started
+// afresh in a forked child on demand.
+// ---------------------------------------------------------------------------------------
+
+std::atomic<bool> g_reclaimer_started{false};
+std::atomic<bool> g_reclaimer_stop{false};
+std::atomic<pid_t> g_reclaimer_pid{0};
+pthread_t g_reclaimer_thread;
+thread_local constinit bool t_is_reclaimer = false;
+
+void* reclaimer_main(void*) {
+  t_is_reclaimer = true;
+  hazard_thread_state& t = hazard_tls;
+  attach(t);
+  while (!g_reclaimer_stop.load(std::memory_order_acquire)) {
+    if (t.phase == hazard_phase::alive &&
+        (g_shared.head.load(std::memory_order_relaxed) != nullptr || t.retired != nullptr))
+      pass_alive(t);
+    ::usleep(500);
+  }
+  return nullptr;
+}
+
+void stop_reclaimer() noexcept {
+  if (g_reclaimer_pid.load() != ::getpid()) return;  // not started in this process
+  g_reclaimer_stop.store(true, std::memory_order_release);
+  ::pthread_join(g_reclaimer_thread, nullptr);
+  g_reclaimer_pid.store(0);
+}
+
+void reclaimer_fork_child() noexcept {
+  g_reclaimer_started.store(false);
+  g_reclaimer_stop.store(false);
+}
+
+// True once the background thread runs (started here if need be).
+bool ensure_reclaimer() noexcept {
+  if (g_reclaimer_started.load(std::memory_order_acquire)) return true;
+  bool expected = false;
+  if (!g_reclaimer_started.compare_exchange_strong(expected, true)) return true;
+  static std::atomic<bool> hooks{false};
+  if (!hooks.exchange(true)) {
+    (void)std::atexit(&stop_reclaimer);
+    (void)::pthread_atfork(nullptr, nullptr, &reclaimer_fork_child);
+  }
+  if (::pthread_create(&g_reclaimer_thread, nullptr, &reclaimer_main, nullptr) != 0) {
+    g_reclaimer_started.store(false);
+    return false;
+  }
+  g_reclaimer_pid.store(::getpid());
+  return true;
+}
+
+// NB-H4: true if `t`'s reclamation was left to the background thread.
+bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
+  if (!SAFERECL_MUTANT("NB-H4") || t_is_reclaimer || !ensure_reclaimer()) return false;
+  if (t.retired != nullptr) {
+    hazard_retired_node* tail = t.retired;
+    std::ptrdiff_t n = 1;
+    for (; node_access::next(tail) != nullptr; tail = node_access::next(tail)) ++n;
+    push_shared(std::exchange(t.retired, nullptr), tail, n);
+    t.retired_count = 0;
+  }
+  return true;
 }
 
 // Hand the cache and the retired list of `t` back to the shared domain.
@@ -463,7 +553,9 @@ void on_thread_exit(void*) noexcept {
   t.capacity = 0;
   t.threshold = 0;
   hand_back(t);
-  maybe_pass_shared(t);
+  // NB-H6 (conforming): an exiting thread frees nothing; later passes of other threads
+  // take what it handed back, as in designs that never reclaim at thread or process exit.
+  if (!SAFERECL_MUTANT("NB-H6") && !leave_to_reclaimer(t)) maybe_pass_shared(t);
 }
 
 }  // namespace
@@ -481,8 +573,19 @@ hazard_ref hazard_ref_for(hazard_record* r) noexcept {
 hazard_ref hazard_acquire_slow() {
   hazard_thread_state& t = hazard_tls;
   attach(t);
+  // NB-H5 (conforming): records are never reused: every hazard pointer gets a fresh one
+  // (and the release path abandons it), as a design that never recycles slots would.
+  if (SAFERECL_MUTANT("NB-H5")) return hazard_ref_for(allocate_block(1, 1));
   const bool cache = t.phase == hazard_phase::alive && t.cached == 0;
-  hazard_record* chain = obtain(1, cache ? 1 + kRefill : 1);
+  hazard_record* chain;
+  if (SAFERECL_MUTANT("NB-H3") && cache && !t_has_own_block) {
+    // NB-H3 (conforming): a thread's first hazard pointer allocates a block of records of
+    // its own (its cache), whatever the pool holds, like a per-thread slot array.
+    chain = allocate_block(1 + kRefill, 1 + kRefill);
+    t_has_own_block = true;
+  } else {
+    chain = obtain(1, cache ? 1 + kRefill : 1);
+  }
   hazard_record* r = chain;
   for (chain = chain->chain; chain != nullptr; chain = chain->chain) {
     if (SAFERECL_MUTANT("MH-14")) chain->home = &t;
@@ -495,6 +598,7 @@ hazard_ref hazard_acquire_slow() {
 void hazard_release_slow(hazard_ref h) noexcept {
   hazard_thread_state& t = hazard_tls;
   if (t.phase == hazard_phase::uninit) attach(t);
+  if (SAFERECL_MUTANT("NB-H5")) return;  // abandoned: in use forever, its hazard null
   if (t.cached < t.capacity) {
     t.cache[t.cached++] = h;
     return;
@@ -503,7 +607,7 @@ void hazard_release_slow(hazard_ref h) noexcept {
 }
 
 void hazard_retire_overflow(hazard_thread_state& t) noexcept {
-  if (!t.in_pass) pass_alive(t);
+  if (!t.in_pass && !leave_to_reclaimer(t)) pass_alive(t);
 }
 
 void hazard_retire_slow(hazard_retired_node* n) noexcept {
@@ -516,12 +620,31 @@ void hazard_retire_slow(hazard_retired_node* n) noexcept {
     return;
   }
   push_shared(n, n, 1);
-  maybe_pass_shared(t);
+  ++t_shared_retires;
+  if (!leave_to_reclaimer(t)) maybe_pass_shared(t);
+}
+
+// NB-H2 (conforming): one allocation of its own per record, as a design that keeps one
+// heap node per hazard pointer would make; all or nothing, like the real path.
+static hazard_record* acquire_chain_one_allocation_each(std::size_t n) {
+  hazard_record* chain = nullptr;
+  try {
+    for (std::size_t i = 0; i < n; ++i) {
+      hazard_record* r = allocate_block(1, 1);
+      r->chain = chain;
+      chain = r;
+    }
+  } catch (...) {
+    release_chain(chain);
+    throw;
+  }
+  return chain;
 }
 
 hazard_record* hazard_acquire_chain(std::size_t n) {
   hazard_thread_state& t = hazard_tls;
   attach(t);
+  if (SAFERECL_MUTANT("NB-H2")) return acquire_chain_one_allocation_each(n);
   hazard_record* chain = nullptr;
   std::size_t have = 0;
   while (have < n && t.cached != 0) {
@@ -536,6 +659,8 @@ hazard_record* hazard_acquire_chain(std::size_t n) {
     more = obtain(n - have, n - have);
   } catch (...) {
     for (; chain != nullptr; chain = chain->chain) t.cache[t.cached++] = hazard_ref_for(chain);
+    // MH-34: the failure is reported as the library's own exhaustion error, not bad_alloc
+    if (SAFERECL_MUTANT("MH-34")) throw std::runtime_error("hazard pointer records exhausted");
     throw;
   }
   hazard_record* tail = more;
@@ -589,7 +714,30 @@ void hazard_retire_locked(hazard_retired_node* n) noexcept {
 // C++29 batches (P3428R4)
 // ---------------------------------------------------------------------------------------
 
+namespace detail {
+namespace {
+
+// MH-32: every element gets a new hazard pointer, so an owning one loses its epoch.
+// MH-33: elements are filled one by one, so a failure part-way leaves earlier ones owning.
+void mutant_batch_one_by_one(std::span<hazard_pointer> batch, bool replace_owning) {
+  for (hazard_pointer& h : batch)
+    if (replace_owning || h.empty()) h = make_hazard_pointer();
+}
+
+// MH-36: the clear stops at the first empty element, as if it marked the end of the batch.
+void mutant_clear_until_empty(std::span<hazard_pointer> batch) noexcept {
+  for (hazard_pointer& h : batch) {
+    if (h.empty()) return;
+    h = hazard_pointer{};
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
 void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
+  if (SAFERECL_MUTANT("MH-32") || SAFERECL_MUTANT("MH-33"))
+    return detail::mutant_batch_one_by_one(batch, SAFERECL_MUTANT("MH-32"));
   std::size_t need = 0;
   for (const hazard_pointer& h : batch) need += h.empty() ? 1 : 0;
   if (need == 0) return;
@@ -603,6 +751,7 @@ void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
 }
 
 void clear_hazard_pointer_batch(std::span<hazard_pointer> batch) noexcept {
+  if (SAFERECL_MUTANT("MH-36")) return detail::mutant_clear_until_empty(batch);
   for (hazard_pointer& h : batch) {
     if (h.empty()) continue;
     detail::hazard_release(std::exchange(h.rec_, detail::hazard_ref{}));

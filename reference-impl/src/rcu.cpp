@@ -111,6 +111,10 @@ struct rcu_state {
   // release of gp_lock (see drive_until), instead of queueing on gp_lock.
   std::atomic<u32> gp_turns{0};
   std::atomic<u32> gp_turn_waiters{0};
+  // How far the grace period in progress (gp_seq odd) has got, under gp_lock: a retire may
+  // begin one without waiting (begin_grace_period_early), and whoever drives next resumes it.
+  enum class gp_stage : u32 { idle, started, flipped };
+  gp_stage stage = gp_stage::idle;
 
   // Registry: the registered threads' TLS records, linked under reg_lock. A grace period
   // holds reg_lock only for one scan, never while it sleeps, so registration and thread
@@ -184,6 +188,7 @@ void fork_child() noexcept {
   g.gp_turn_waiters.store(0, std::memory_order_relaxed);
   const u64 s = g.gp_seq.load(std::memory_order_relaxed);
   if (s & 1) g.gp_seq.store(s - 1, std::memory_order_relaxed);
+  g.stage = rcu_state::gp_stage::idle;  // redone from the start: waits for both phases
   acc::flags(rcu_default_domain()).fetch_and(~kRcuWriterWaiting, std::memory_order_relaxed);
   for (inflight_ticket* t = g.inflight; t;) {
     inflight_ticket* nx = t->next;
@@ -275,20 +280,50 @@ void publish_ready_hint(rcu_domain& d) noexcept {
     acc::flags(d).fetch_or(kRcuCallbacksReady, std::memory_order_seq_cst);
 }
 
-// One grace period; gp_lock held.
-void run_grace_period(rcu_domain& d) noexcept {
+// A grace period runs in three steps, each under gp_lock: start (gp_seq odd, the writer's
+// heavy fence (a)), flip (after no reader of the previous phase is left, (c)), and finish
+// (after no reader of the phase before the flip is left). Normally one caller runs all three;
+// begin_grace_period_early lets a retire run the first two when they need no wait, so that
+// regions beginning after the retire are already in the new phase and nothing waits for
+// them (R4: neither a later reader nor a barrier called inside a later region).
+void start_grace_period() noexcept {
   const u64 s = g.gp_seq.load(std::memory_order_relaxed);
   g.gp_seq.store(s + 1, std::memory_order_seq_cst);
-  if (!SAFERECL_MUTANT("MR-07")) heavy_fence();           // (a)
-  if (!SAFERECL_MUTANT("MR-03")) wait_for_readers(d);     // stale readers, (c)
+  if (!SAFERECL_MUTANT("MR-07")) heavy_fence();  // (a)
+  g.stage = rcu_state::gp_stage::started;
+}
+
+// Flips the phase once no stale reader is left; waits for them when `may_wait`, otherwise
+// returns false (the grace period stays started) if there is one.
+bool flip_phase(rcu_domain& d, bool may_wait) noexcept {
+  if (!SAFERECL_MUTANT("MR-03")) {  // stale readers, (c)
+    if (may_wait)
+      wait_for_readers(d);
+    else if (any_blocking_reader(acc::gp_ctr(d).load(std::memory_order_relaxed), false))
+      return false;
+  }
   std::atomic<u64>& word = acc::gp_ctr(d);
   word.store(word.load(std::memory_order_relaxed) ^ kRcuPhaseBit, std::memory_order_seq_cst);
-  wait_for_readers(d);                                     // readers of the old phase
+  g.stage = rcu_state::gp_stage::flipped;
+  return true;
+}
+
+void finish_grace_period(rcu_domain& d) noexcept {
+  wait_for_readers(d);  // readers of the old phase
+  const u64 done = g.gp_seq.load(std::memory_order_relaxed) + 1;
   if (SAFERECL_MUTANT("MR-36"))  // "guarded by gp_lock": a plain store, read outside the lock
-    *reinterpret_cast<volatile u64*>(&g.gp_seq) = s + 2;
+    *reinterpret_cast<volatile u64*>(&g.gp_seq) = done;
   else
-    g.gp_seq.store(s + 2, std::memory_order_seq_cst);
+    g.gp_seq.store(done, std::memory_order_seq_cst);
+  g.stage = rcu_state::gp_stage::idle;
   publish_ready_hint(d);
+}
+
+// One grace period (or the rest of one that a retire began); gp_lock held.
+void run_grace_period(rcu_domain& d) noexcept {
+  if (g.stage == rcu_state::gp_stage::idle) start_grace_period();
+  if (g.stage == rcu_state::gp_stage::started) (void)flip_phase(d, true);
+  finish_grace_period(d);
 }
 
 // Target of gp_seq that ends a whole grace period starting after a snapshot `s`.
@@ -300,6 +335,21 @@ void release_gp_lock() noexcept {
   g.gp_lock.unlock();
   g.gp_turns.fetch_add(1, std::memory_order_seq_cst);
   if (g.gp_turn_waiters.load(std::memory_order_seq_cst) != 0) futex_wake_all(g.gp_turns);
+}
+
+// Called by a retire after it took its snapshot of gp_seq: when no grace period is in
+// progress, begin the one its evaluation waits for, as far as that needs no wait (start and
+// flip). Never blocks, so it is safe inside a region and inside a deleter. At most one
+// heavy fence per grace period: the next retire finds this one in progress.
+void begin_grace_period_early(rcu_domain& d) noexcept {
+  if ((g.gp_seq.load(std::memory_order_relaxed) & 1) != 0) return;
+  if (!g.gp_lock.try_lock()) return;
+  if (g.stage == rcu_state::gp_stage::idle &&
+      !any_blocking_reader(acc::gp_ctr(d).load(std::memory_order_relaxed), false)) {
+    start_grace_period();
+    (void)flip_phase(d, false);
+  }
+  release_gp_lock();
 }
 
 // Returns once gp_seq has reached `target`, running grace periods itself whenever gp_lock
@@ -399,6 +449,62 @@ void drive_and_run(rcu_domain& d) noexcept {
   run_ready(d, true);
 }
 
+// ------------------------------------------------------- NB-R4: a dedicated callback thread
+// Conforming variant: one process-wide thread runs every deleter; retire, rcu_retire and
+// unlock only queue, and rcu_barrier waits for that thread instead of running deleters
+// itself (it still drives grace periods, as any caller may). Stopped and joined at exit,
+// after which barriers run deleters themselves; started afresh in a forked child.
+std::atomic<bool> g_worker_started{false};
+std::atomic<bool> g_worker_stop{false};
+std::atomic<pid_t> g_worker_pid{0};
+pthread_t g_worker_thread;
+
+void* callback_worker_main(void*) {
+  rcu_domain& d = rcu_default_domain();
+  while (!g_worker_stop.load(std::memory_order_acquire)) {
+    if (pending_count() != 0)
+      drive_and_run(d);
+    else
+      ::usleep(200);
+  }
+  return nullptr;
+}
+
+void stop_callback_worker() noexcept {
+  if (g_worker_pid.load() != ::getpid()) return;  // not started in this process
+  g_worker_stop.store(true, std::memory_order_release);
+  ::pthread_join(g_worker_thread, nullptr);
+  g_worker_pid.store(0);
+}
+
+void callback_worker_fork_child() noexcept {
+  g_worker_started.store(false);
+  g_worker_stop.store(false);
+  g_worker_pid.store(0);
+}
+
+// NB-R4 only: true while the worker runs deleters (started here on first use).
+bool callback_worker_runs() noexcept {
+  if (!SAFERECL_MUTANT("NB-R4")) return false;
+  if (g_worker_started.load(std::memory_order_acquire))
+    return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
+  bool expected = false;
+  if (g_worker_started.compare_exchange_strong(expected, true)) {
+    static std::atomic<bool> hooks{false};
+    if (!hooks.exchange(true)) {
+      (void)std::atexit(&stop_callback_worker);
+      (void)::pthread_atfork(nullptr, nullptr, &callback_worker_fork_child);
+    }
+    if (::pthread_create(&g_worker_thread, nullptr, &callback_worker_main, nullptr) != 0) {
+      g_worker_started.store(false);
+      return false;
+    }
+    g_worker_pid.store(::getpid());
+    return true;
+  }
+  return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------------ entry points
@@ -436,6 +542,7 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
   }
   if (t_in_executor) return;  // an unlock inside a deleter runs nothing
   if (SAFERECL_MUTANT("NB-R2")) return;  // conforming: only rcu_barrier runs deleters
+  if (callback_worker_runs()) return;     // NB-R4, conforming: only the worker runs them
   if ((flags.load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) run_ready(d, false);
 }
 
@@ -473,9 +580,12 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   g.cb_lock.unlock();
   // n may already be running on another thread: do not touch it any more.
 
+  // NB-R3 (conforming): no early start; a barrier then waits for regions begun after this.
+  if (!SAFERECL_MUTANT("NB-R3")) begin_grace_period_early(d);
   const bool over = pending >= kRcuRetireThreshold;
   if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
   if (t_in_executor || SAFERECL_MUTANT("NB-R2")) return;  // a deleter's retire only queues
+  if (callback_worker_runs()) return;  // NB-R4: the worker drives and runs
   if (in_own_region()) {      // never run or wait inside one's own region: defer
     std::atomic<u64>& w = tls_rcu_reader.ctr;  // the outermost unlock drives instead
     if (over) w.store(w.load(std::memory_order_relaxed) | kRcuOwesBit, kRcuPublish);
@@ -516,6 +626,11 @@ void rcu_barrier(rcu_domain& d) noexcept {
     if (g.taken_count < target) {  // some are still queued: make them runnable, run them
       g.cb_lock.unlock();
       detail::drive_until(d, target_snap);
+      if (detail::callback_worker_runs()) {  // NB-R4: the worker runs them; poll for it
+        ::usleep(100);
+        g.cb_lock.lock();
+        continue;
+      }
       const bool locked = SAFERECL_MUTANT("MR-37");  // deleters run inside the GP section
       if (locked) { g.gp_lock.lock(); g.reg_lock.lock(); }
       detail::run_ready(d, true);

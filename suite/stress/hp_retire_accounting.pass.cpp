@@ -9,16 +9,20 @@
 // Invariants:
 //  - core ([saferecl.hp.general]/6, H6, H7): a pinned object is never reclaimed (its
 //    payload is never poisoned); no object is reclaimed twice; no more objects are
-//    reclaimed than were retired; and, in aggregate, once far more objects were retired
-//    than any implementation keeps pending, some have been reclaimed (H9).
+//    reclaimed than were retired.
 //  - qoi ([saferecl.hp.general]/7, H9): retired-but-unreclaimed objects, sampled every
-//    millisecond, stay below kOutstandingCap (no reclamation credit leaks).
+//    millisecond, never exceed half of what was retired so far (or kOutstandingFloor,
+//    whichever is larger): no reclamation credit leaks; and once far more objects were
+//    retired than known implementations keep pending, some have been reclaimed. Both
+//    are qoi: the standard's bound exists but its value is the implementation's (an
+//    absolute cap, or "some reclaimed after 20,000", would judge a threshold, not a bug).
 //
 // Knobs: 2 s (core) / 1 s (qoi) x scale; 4 workers (x sqrt(scale)); 64 slots; 3 pins.
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace {
@@ -39,12 +43,15 @@ constexpr std::size_t kPins = 3;
 // libc++ and the reference, a few thousand in all here): the aggregate checks apply only
 // beyond it.
 constexpr std::uint64_t kFarAboveAnyBound = 20'000;
-constexpr std::int64_t kOutstandingCap = 50'000;
+// Below this many outstanding, nothing is judged (one pass threshold per worker, and more).
+constexpr std::int64_t kOutstandingFloor = 50'000;
 
 struct outcome {
   std::uint64_t retired = 0;
   std::uint64_t reclaimed = 0;
   std::int64_t max_outstanding = 0;
+  std::int64_t worst_excess = 0;    // the most a sample exceeded the bound by (0: never)
+  std::int64_t worst_retired = 0;   // retired at that sample
   bool passed = false;
 };
 
@@ -63,7 +70,7 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   torture t(name);
   std::vector<progress> retires(workers);
   for (std::size_t i = 0; i < workers; ++i) t.watch("worker " + str(i), retires[i]);
-  std::atomic<std::int64_t> max_outstanding{0};
+  std::atomic<std::int64_t> max_outstanding{0}, worst_excess{0}, worst_retired{0};
   auto retired_so_far = [&] {
     std::uint64_t n = 0;
     for (auto& r : retires) n += r.get();
@@ -100,8 +107,14 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   group.spawn([&] {  // the sampler: outstanding = retired - reclaimed (reclaimed read first)
     while (t.running()) {
       const auto reclaimed = static_cast<std::int64_t>(ledger<node>::reclaimed.load() - reclaimed_before);
-      const auto outstanding = static_cast<std::int64_t>(retired_so_far()) - reclaimed;
+      const auto retired_now = static_cast<std::int64_t>(retired_so_far());
+      const auto outstanding = retired_now - reclaimed;
       if (outstanding > max_outstanding.load()) max_outstanding.store(outstanding);
+      const auto allowed = std::max(kOutstandingFloor, retired_now / 2);
+      if (outstanding - allowed > worst_excess.load()) {
+        worst_excess.store(outstanding - allowed);
+        worst_retired.store(retired_now);
+      }
       std::this_thread::sleep_for(1ms);
     }
   });
@@ -111,6 +124,8 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   outcome o;
   o.retired = retired_so_far();
   o.max_outstanding = max_outstanding.load();
+  o.worst_excess = worst_excess.load();
+  o.worst_retired = worst_retired.load();
   o.reclaimed = ledger<node>::reclaimed.load() - reclaimed_before;
   for (auto& s : slots) s.exchange(nullptr)->retire();
   t.summary({{"retired", str(o.retired)}, {"reclaimed", str(o.reclaimed)},
@@ -127,6 +142,15 @@ TEST_CASE("saferecl.hp.general/6 H6 HX-02: concurrent retirement under live prot
           doctest::test_suite("core.stress")) {
   const outcome o = retire_under_protection<0>("HX-02", 2000ms);
   CHECK(o.passed);
+}
+
+TEST_CASE("saferecl.hp.general/7 H9 HX-02: retired-but-unreclaimed objects stay bounded under concurrent retirement" *
+          doctest::test_suite("qoi.stress")) {
+  const outcome o = retire_under_protection<1>("HX-02 bound", 1000ms);
+  CHECK(o.passed);
+  CHECK_MESSAGE(o.worst_excess == 0, "outstanding exceeded half of what was retired by ",
+                o.worst_excess, " when ", o.worst_retired, " had been retired (peak ",
+                o.max_outstanding, ", floor ", kOutstandingFloor, ")");
   if (o.retired >= kFarAboveAnyBound) {
     CHECK_MESSAGE(o.reclaimed > 0, "nothing was reclaimed although ", o.retired,
                   " objects were retired");
@@ -134,12 +158,4 @@ TEST_CASE("saferecl.hp.general/6 H6 HX-02: concurrent retirement under live prot
     MESSAGE("only ", o.retired, " objects retired: the aggregate reclamation check needs ",
             kFarAboveAnyBound);
   }
-}
-
-TEST_CASE("saferecl.hp.general/7 H9 HX-02: retired-but-unreclaimed objects stay bounded under concurrent retirement" *
-          doctest::test_suite("qoi.stress")) {
-  const outcome o = retire_under_protection<1>("HX-02 bound", 1000ms);
-  CHECK(o.passed);
-  CHECK_MESSAGE(o.max_outstanding <= kOutstandingCap, "outstanding peaked at ",
-                o.max_outstanding, " (cap ", kOutstandingCap, ")");
 }

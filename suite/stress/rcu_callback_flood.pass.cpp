@@ -9,16 +9,22 @@
 // Invariants (QoI, [saferecl.rcu.general]/6, R32, RB-06, RB-08, RX-06): regions that
 // begin after a grace period starts do not hold it up, so grace periods keep completing
 // although some region is always open, and without any barrier -- the count of deleters
-// run keeps advancing (a stall otherwise) -- and pending stays below kPendingCap; never
-// more deleters run than callbacks were scheduled (R5). At the end one rcu_barrier() runs
-// all of them (R33).
+// run keeps advancing (a stall otherwise) -- and pending never exceeds half of what was
+// retired so far (or kPendingFloor, whichever is larger); never more deleters run than
+// callbacks were scheduled (R5). At the end one rcu_barrier() runs all of them (R33).
+// The bound scales with the work: an absolute cap (50,000 once) measured the machine's
+// speed and scheduling (106,783 pending in one of four runs of the same conforming code).
+// A grace period that keeps completing leaves pending at about one grace period's worth
+// of retires, a small share of a 1.5 s flood; one that stalls, or deleters that run only
+// in rcu_barrier, leave nearly everything pending.
 // The self-propagating callback of rcutorture is left out: a deleter that retires is
 // re-entrant use, implementation-defined ([reentrancy]/1, requirements.md 2.9/3).
 //
-// Knobs: 1.5 s x scale; 2 retirers (x sqrt(scale)); 2 relay readers; cap 50,000.
+// Knobs: 1.5 s x scale; 2 retirers (x sqrt(scale)); 2 relay readers; floor 50,000.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -39,7 +45,10 @@ struct count_and_delete {
   }
 };
 
-constexpr std::int64_t kPendingCap = 50'000;
+// Below this many pending, nothing is judged (the first grace periods of the flood).
+constexpr std::int64_t kPendingFloor = 50'000;
+// The share of what was retired that may be pending at any sample.
+constexpr std::int64_t kPendingShareDivisor = 2;
 
 }  // namespace
 
@@ -48,7 +57,7 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
   const std::size_t retirers = threads(2), readers = 2;
   const auto duration = scaled(1500ms);
   print_config("RX-06", {{"retirers", str(retirers)}, {"relay_readers", str(readers)},
-                         {"pending_cap", std::to_string(kPendingCap)},
+                         {"pending_floor", std::to_string(kPendingFloor)},
                          {"duration_ms", str(duration.count())}});
 
   const std::uint64_t run_before = g_deleters_run.get();
@@ -58,6 +67,8 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
   for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), regions[i]);
   t.watch("deleters run", g_deleters_run);
   std::atomic<std::int64_t> max_pending{0}, min_pending{0};
+  // The sample that exceeded the bound the most (pending and retired then), if any.
+  std::atomic<std::int64_t> worst_excess{0}, worst_pending{0}, worst_retired{0};
   auto retired_so_far = [&] {
     std::uint64_t n = 0;
     for (auto& r : retired) n += r.get();
@@ -92,8 +103,15 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
   group.spawn([&] {  // the sampler; deleters run are read first, so pending is never low
     while (t.running()) {
       const auto run = static_cast<std::int64_t>(g_deleters_run.get() - run_before);
-      const auto pending = static_cast<std::int64_t>(retired_so_far()) - run;
+      const auto retired_now = static_cast<std::int64_t>(retired_so_far());
+      const auto pending = retired_now - run;
       if (pending > max_pending.load()) max_pending.store(pending);
+      const auto allowed = std::max(kPendingFloor, retired_now / kPendingShareDivisor);
+      if (pending - allowed > worst_excess.load()) {
+        worst_excess.store(pending - allowed);
+        worst_pending.store(pending);
+        worst_retired.store(retired_now);
+      }
       if (pending < min_pending.load()) min_pending.store(pending);
       std::this_thread::sleep_for(1ms);
     }
@@ -110,7 +128,9 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
              {"run", str(run)}, {"regions", str(total_regions)},
              {"max_pending", std::to_string(max_pending.load())}});
   CHECK(t.passed());
-  CHECK_MESSAGE(max_pending.load() <= kPendingCap, "pending peaked at ", max_pending.load());
+  CHECK_MESSAGE(worst_excess.load() == 0, worst_pending.load(), " pending when ",
+                worst_retired.load(), " had been retired (bound: half of them, at least ",
+                kPendingFloor, ")");
   CHECK_MESSAGE(min_pending.load() >= 0, "more deleters ran than callbacks were scheduled");
   CHECK(run == total);
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -70,10 +71,17 @@ void disarm() noexcept { t_armed = false; }
 
 std::size_t injected_failures() noexcept { return t_failures; }
 
-std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
-                              std::size_t max_allowed, unsigned timeout_seconds) {
-  std::vector<trial> trials;
-  for (std::size_t k = 0; k <= max_allowed; ++k) {
+std::size_t next_allowed(const sweep_plan& plan, std::size_t k) noexcept {
+  if (k < plan.dense_until) return k + 1;
+  const auto grown = static_cast<std::size_t>(static_cast<double>(k) * plan.growth);
+  return grown > k ? grown : k + 1;
+}
+
+sweep_result fork_sweep(const std::function<int(std::size_t)>& scenario, const sweep_plan& plan) {
+  sweep_result result;
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget = std::chrono::duration<double>(plan.budget_seconds);
+  for (std::size_t k = 0;; k = next_allowed(plan, k)) {
     int pipe_fds[2];
     if (::pipe(pipe_fds) != 0) std::abort();
     std::fflush(nullptr);
@@ -81,7 +89,7 @@ std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
     if (pid == 0) {
       ::close(pipe_fds[0]);
       ::dup2(pipe_fds[1], STDERR_FILENO);
-      ::alarm(timeout_seconds);  // a hang becomes SIGALRM
+      ::alarm(plan.child_timeout_seconds);  // a hang becomes SIGALRM
       std::_Exit(scenario(k));
     }
     ::close(pipe_fds[1]);
@@ -98,10 +106,14 @@ std::vector<trial> fork_sweep(const std::function<int(std::size_t)>& scenario,
       std::fputs(t.output.c_str(), stderr);
       not_applicable("a child of the fault-injection sweep ended NOT APPLICABLE (above)");
     }
-    trials.push_back(std::move(t));
-    if (trials.back().exit_code != kThrew) break;  // completed, or a violation: stop
+    result.trials.push_back(std::move(t));
+    if (result.trials.back().exit_code != kThrew) break;  // completed, or a violation: stop
+    if (k >= plan.max_allowed || std::chrono::steady_clock::now() - start >= budget) {
+      result.out_of_budget = true;
+      break;
+    }
   }
-  return trials;
+  return result;
 }
 
 }  // namespace saferecl::test::fault

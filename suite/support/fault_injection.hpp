@@ -5,10 +5,14 @@
 // the calling thread succeed and makes every later one throw std::bad_alloc, until
 // `disarm()`. Other threads are unaffected.
 //
-// `fork_sweep` runs a scenario once per k = 0, 1, 2, ... in a fresh child process (fork),
-// with the first k allocations allowed, so that every allocation the operation makes -- lazy
-// per-thread setup included -- is made to fail once, with no state carried between tries.
-// The parent must be single-threaded when it calls fork_sweep.
+// `fork_sweep` runs a scenario in a fresh child process (fork) per k, with the first k
+// allocations allowed, so that allocations the operation makes -- lazy per-thread setup
+// included -- are made to fail, with no state carried between tries. It assumes nothing
+// about how many allocations an operation makes (one per batch element is as conforming as
+// one per batch): k runs 0, 1, ... densely, then grows geometrically, until a child
+// completes with no failure injected. A sweep that runs out of its time budget first has
+// found no violation; it says so (out_of_budget), and tests report that as a QoI note,
+// never as a failure. The parent must be single-threaded when it calls fork_sweep.
 #pragma once
 
 #include <cstddef>
@@ -47,9 +51,27 @@ struct trial {
 inline constexpr int kCompleted = 0;
 inline constexpr int kThrew = 10;
 
-// Runs the scenario for k = 0, 1, ... until a child completes (or `max_allowed` is
-// reached); returns every trial. Each child is watched by `timeout_seconds`.
-std::vector<trial> fork_sweep(const std::function<int(std::size_t allowed)>& scenario,
-                              std::size_t max_allowed = 64, unsigned timeout_seconds = 30);
+// How a sweep chooses its k.
+struct sweep_plan {
+  std::size_t dense_until = 64;    // every k up to here
+  double growth = 1.25;            // then each k is the previous one times this (at least +1)
+  std::size_t max_allowed = ~std::size_t{0};  // never beyond this k (0: only k = 0)
+  double budget_seconds = 60;      // stop starting children after this long
+  unsigned child_timeout_seconds = 30;  // a hanging child becomes SIGALRM
+};
+
+struct sweep_result {
+  std::vector<trial> trials;  // in order of k; the last one ended the sweep
+  // The budget (or max_allowed) ran out while every child still met an injected failure
+  // and handled it as promised: no evidence of a violation, only of many allocations.
+  bool out_of_budget = false;
+};
+
+// Runs the scenario for the plan's k until a child completes or reports a violation.
+sweep_result fork_sweep(const std::function<int(std::size_t allowed)>& scenario,
+                        const sweep_plan& plan = {});
+
+// The next k of a plan after `k`.
+std::size_t next_allowed(const sweep_plan& plan, std::size_t k) noexcept;
 
 }  // namespace saferecl::test::fault

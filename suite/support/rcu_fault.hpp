@@ -24,7 +24,9 @@ namespace saferecl::test {
 template <class Operation, class Holds>
 fault::trial with_allocations_failing(Operation operation, Holds holds) {
   (void)graveyard();  // the quarantine allocates on first use: not inside a failing deleter
-  const auto trials = fault::fork_sweep(
+  fault::sweep_plan only_k0;
+  only_k0.max_allowed = 0;
+  const fault::sweep_result sweep = fault::fork_sweep(
       [&](std::size_t allowed) {
         {
           fault::armed failing(allowed);
@@ -34,8 +36,8 @@ fault::trial with_allocations_failing(Operation operation, Holds holds) {
         std::fputs("[saferecl] the operation returned, but its effect is missing\n", stderr);
         return 1;
       },
-      /*max_allowed=*/0);
-  return trials.front();
+      only_k0);
+  return sweep.trials.front();
 }
 
 }  // namespace saferecl::test

@@ -142,3 +142,26 @@ TEST_CASE("saferecl.rcu.general/5 R4: a region that starts after the retire does
   barrier.join();
   CHECK(objects().reclaim_count(id) == 1);
 }
+
+// The same converse from the caller's side: the caller's own region began after every
+// retire it waits for, so no deleter has to outlast it and the barrier can return inside
+// it. (Retiring inside the region and then calling rcu_barrier there may deadlock, R35;
+// this test retires strictly before the lock.) Implementations whose barrier runs a full
+// grace period deadlock here -- hence strict.
+TEST_CASE("saferecl.rcu.general/5 R4: rcu_barrier inside a region that began after every retire returns" *
+          doctest::test_suite("strict.concurrency")) {
+  auto* x = new rcu_object;
+  const auto id = x->id;
+  bool reclaimed_inside = false;
+  blocking_call barrier("rcu_barrier inside a region that began after the retire", [x, id, &reclaimed_inside] {
+    x->retire();
+    sut::rcu_default_domain().lock();
+    sut::rcu_barrier();
+    reclaimed_inside = objects().reclaim_count(id) == 1;
+    sut::rcu_default_domain().unlock();
+  });
+  CHECK_MESSAGE(barrier.returns_within(std::chrono::seconds(3)),
+                "rcu_barrier waited for its caller's region, which began after the retire");
+  barrier.join();
+  CHECK(reclaimed_inside);
+}

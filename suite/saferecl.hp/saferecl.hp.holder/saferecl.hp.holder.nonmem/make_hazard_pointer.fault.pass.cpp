@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace fault = saferecl::test::fault;
+using saferecl::test::bad_alloc_status;
 using saferecl::test::check_fault_sweep;
 using saferecl::test::churn;
 using saferecl::test::completion_status;
@@ -43,7 +44,7 @@ int first_call_on_a_fresh_thread(std::size_t allowed) {
       } catch (...) {
         status = violation("make_hazard_pointer threw something other than bad_alloc");
       }
-      if (status == 0) status = threw ? fault::kThrew : completion_status();
+      if (status == 0) status = threw ? bad_alloc_status() : completion_status();
     }
     if (threw && sut::make_hazard_pointer().empty())
       status = violation("make_hazard_pointer failed again once memory was available");
@@ -85,7 +86,7 @@ int assignments_keep_their_target(std::size_t allowed) {
   const hp_object& p = *protected_objects[failed_at];
   if (objects().reclaimed(p.id) || !p.alive())
     return violation("the target of a throwing call stopped protecting its object");
-  return fault::kThrew;
+  return bad_alloc_status();
 }
 
 }  // namespace

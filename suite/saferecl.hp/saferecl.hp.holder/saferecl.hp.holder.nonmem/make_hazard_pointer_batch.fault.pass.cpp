@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace fault = saferecl::test::fault;
+using saferecl::test::bad_alloc_status;
 using saferecl::test::check_fault_sweep;
 using saferecl::test::churn;
 using saferecl::test::completion_status;
@@ -66,7 +67,7 @@ int batch_all_or_nothing(std::size_t allowed) {
   if (!threw && owning != kBatch) return violation("a successful batch left an element empty");
   if (!protects_still(*p) || !protects_still(*q))
     return violation("an element that owned before the call stopped protecting");
-  return threw ? fault::kThrew : completion_status();
+  return threw ? bad_alloc_status() : completion_status();
 }
 
 int clear_under_failure(std::size_t allowed) {
@@ -103,7 +104,7 @@ TEST_CASE("saferecl.hp.holder.nonmem/6 B4: make_hazard_pointer_batch reports all
         sut::make_hazard_pointer_batch(batch);
         status = completion_status();
       } catch (const std::bad_alloc&) {
-        status = fault::kThrew;
+        status = bad_alloc_status();
       } catch (...) {
         status = violation("make_hazard_pointer_batch threw something other than bad_alloc");
       }
