@@ -122,12 +122,12 @@ def seed_and_config(output: str) -> tuple[str, str]:
 # In order of preference: the first line matching each pattern wins.
 HEADLINE_PATTERNS = [re.compile(p) for p in (
     r"SUMMARY: \w*Sanitizer: .*",
-    r"\[saferecl\] TIMEOUT.*",
+    re.escape(protocol.TIMEOUT_PREFIX) + ".*",
     r"ERROR: \w*Sanitizer: .*",
     r"WARNING: \w*Sanitizer: .*",
     r".*: (ERROR|FATAL ERROR): .*",
     r"^\s*FAIL: .*",
-    r"\[saferecl\] NOT APPLICABLE: .*",
+    re.escape(protocol.NOT_APPLICABLE_PREFIX) + " .*",
     r".*(terminate called|Segmentation fault|Aborted|error: ).*",
 )]
 # "/long/path/to/file.cpp:12: ERROR: ..." -> "file.cpp:12: ERROR: ..."
