@@ -11,8 +11,9 @@ from driver.console import stage
 from driver.errors import EnvironmentProblem, UsageError
 from driver.paths import ADAPTERS
 
-# What every run needs; adapters add theirs in adapters/<name>/packages.
-BASE_PACKAGES = ["clang", "libclang-rt-dev", "cmake", "ninja-build", "doctest-dev"]
+# What every run needs; adapters add theirs in adapters/<name>/packages. `patch` applies the
+# compile-time API mutants (adapters/mutants/api/); Debian images usually have it already.
+BASE_PACKAGES = ["clang", "libclang-rt-dev", "cmake", "ninja-build", "doctest-dev", "patch"]
 BENCH_PACKAGES = ["libbenchmark-dev"]
 # The reports (reports/) and the tooling's unit tests, for Debian's /usr/bin/python3.
 PYTHON_PACKAGES = ["python3-jinja2", "python3-pytest"]
