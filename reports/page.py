@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from reports import expectations, protocol
+from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.classify import excerpt_of, parse_test_name
 from reports.facts import GENERATOR, dump, findings, run_line
@@ -74,6 +74,13 @@ def run_value(value: object) -> str:
     return dump(value)
 
 
+def soak_rounds(report: Report) -> dict:
+    """--repeat: the rounds' seeds and the tests that failed in some round, each with its replay."""
+    seeds = report.soak.get("seeds") or []
+    return {"rounds": report.soak.get("rounds", len(seeds)), "seeds": seeds,
+            "failing": soak.failing_with_replay(report.soak, report.run)}
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -102,4 +109,5 @@ def report_html(report: Report) -> str:
         failure_keys={(f.impl, f.source) for f in report.build_failures},
         not_built=not_built, mutants=mutants, kill_rows=kill_rows, kills=kills,
         mutant_coverage=mutant_coverage(report),
-        bench=bench_table(report.bench) if report.bench is not None else None)
+        bench=bench_table(report.bench) if report.bench is not None else None,
+        soak=soak_rounds(report) if report.soak is not None else None)

@@ -69,9 +69,7 @@ def results_document(report: Report) -> dict:
     if report.expectations is not None:
         doc["expectations"] = expectations_summary(report)
     if report.soak is not None:  # an addition within schema 1: the rounds of --repeat
-        doc["soak"] = {**report.soak, "failing": [
-            {"test": name, **stats, "replay": soak.replay_command(name, stats["first_failing_seed"], report.run)}
-            for name, stats in soak.failing(report.soak)]}
+        doc["soak"] = {**report.soak, "failing": soak.failing_with_replay(report.soak, report.run)}
     if report.mutants is not None:
         doc["mutants"] = report.mutants
         # An addition within schema 1 (reports/README.md): the mutant coverage per row.

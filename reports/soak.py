@@ -88,3 +88,9 @@ def failing(doc: dict) -> list[tuple[str, dict]]:
     tests = doc.get("tests", {}) if isinstance(doc, dict) else {}
     bad = [(n, s) for n, s in tests.items() if isinstance(s, dict) and s.get("failures")]
     return sorted(bad, key=lambda item: (-item[1]["failures"], item[0]))
+
+
+def failing_with_replay(doc: dict, run: dict) -> list[dict]:
+    """failing(), each test as {"test", "runs", "failures", "first_failing_seed", "replay"}."""
+    return [{"test": name, **stats, "replay": replay_command(name, stats["first_failing_seed"], run)}
+            for name, stats in failing(doc)]

@@ -59,6 +59,17 @@ def test_the_reports_show_the_rounds(tmp_path):
     summary = (out / "summary.md").read_text()
     assert "**Soak: 4 rounds** (seeds 42, 43, 44, 45); 1 test(s) failed in some round." in summary
     assert "1 of 4 rounds, first with seed 44" in summary
+    page = (out / "report.html").read_text()
+    assert '<section id="soak">' in page and '<a href="#soak">soak</a>' in page
+    assert "<b>4 rounds</b> (seeds 42, 43, 44, 45)" in page and "1 of 4 rounds" in page
+    assert "--seed 44" in page
+
+
+def test_a_run_without_rounds_has_no_soak_section(tmp_path):
+    out = tmp_path / "mixed"
+    shutil.copytree(FIXTURES / "mixed", out, ignore=shutil.ignore_patterns("README.md"))
+    write_reports(out)
+    assert 'id="soak"' not in (out / "report.html").read_text()
 
 
 def test_a_round_without_junit_counts_no_runs(tmp_path):
