@@ -11,6 +11,7 @@ import jinja2
 
 from reports import expectations, protocol, soak
 from reports.bench import bench_table
+from reports.curves import bench_curves, chart, comparison_chart
 from reports.classify import excerpt_of, parse_test_name
 from reports.facts import GENERATOR, dump, findings, run_line
 from reports.model import VERDICT_CSS, Report, Status
@@ -99,6 +100,7 @@ def report_html(report: Report) -> str:
     for t in report.tests:
         if t.verdict == protocol.VERDICT_NOT_BUILT:
             not_built.setdefault((t.impl, t.source), []).append(t)
+    table = bench_table(report.bench) if report.bench is not None else None
     return environment().get_template("report.html.j2").render(
         r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report),
         findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.WARNING, Status.QOI)},
@@ -109,5 +111,6 @@ def report_html(report: Report) -> str:
         failure_keys={(f.impl, f.source) for f in report.build_failures},
         not_built=not_built, mutants=mutants, kill_rows=kill_rows, kills=kills,
         mutant_coverage=mutant_coverage(report),
-        bench=bench_table(report.bench) if report.bench is not None else None,
+        bench=table, curves=bench_curves(table) if table else [], chart=chart,
+        comparison=comparison_chart(table) if table else None,
         soak=soak_rounds(report) if report.soak is not None else None)

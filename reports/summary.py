@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reports import expectations, protocol, soak
 from reports.bench import bench_table
+from reports.curves import bench_curves
 from reports.facts import findings, run_line, verdict_counts
 from reports.model import Report, Status, Test
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
@@ -122,8 +123,21 @@ def bench_markdown(report: Report) -> str:
             else:
                 cells.append(md_escape(c.status))
         md += "|" + "".join(f" {c} |" for c in cells) + "\n"
+    md += promised_shapes(table)
     md += notes_section(report)
-    return md + "\nFull table with the reasons of every n/a: `report.html`; the samples: `bench.json`.\n"
+    return md + ("\nFull table with the reasons of every n/a and the charts of every curve: "
+                 "`report.html`; the samples: `bench.json`.\n")
+
+
+def promised_shapes(table) -> str:
+    """The curves whose shape the standard promises (H34: constant time), judged."""
+    md = ""
+    for curve in bench_curves(table):
+        if curve.promise:
+            md += f"\n**{md_escape(curve.family)}** against {curve.label} ({md_escape(curve.promise)}):\n"
+            for f in curve.flatness:
+                md += f"- {'flat' if f.flat else '**QoI: grows**'}: {md_escape(f.describe())}\n"
+    return md
 
 
 def mutants_markdown(report: Report) -> str:

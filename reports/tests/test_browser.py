@@ -1,6 +1,7 @@
 """Debian's Chromium renders the "mixed" report from disk, headless: a screenshot of the
 page (kept at reports/out/selftest/report.png for people to look at) and the rendered DOM,
-which must show the buggy × H30 cell as non-conforming with its failure output."""
+which must show the buggy × H30 cell as non-conforming with its failure output. The same for
+the "bench" page (reports/out/selftest/bench.png), whose charts must be laid out as SVG."""
 
 from __future__ import annotations
 
@@ -50,3 +51,29 @@ def test_rendered_dom_shows_the_failing_cell(page):
     assert "s-bad" in cell[1] and cell[2] == "non-conforming", "the cell is coloured non-conforming"
     assert "FAIL" in cell[3] and "CHECK( !ok )" in cell[3], "the cell holds the verdict and the failure output"
     assert "NOT conforming" in dom.stdout, "the rendered page states the verdict"
+
+
+@pytest.fixture(scope="module")
+def bench_page(rendered) -> Path:
+    assert CHROMIUM.is_file(), "Debian's chromium is installed (apt-get install chromium)"
+    SELFTEST.mkdir(parents=True, exist_ok=True)
+    shutil.copy(rendered("bench") / "report.html", SELFTEST / "bench.html")
+    return SELFTEST / "bench.html"
+
+
+def test_bench_screenshot(bench_page):
+    png = bench_page.with_suffix(".png")
+    png.unlink(missing_ok=True)
+    shot = chromium("--window-size=1366,2000", f"--screenshot={png}", bench_page.as_uri())
+    assert shot.returncode == 0, shot.stderr[-500:]
+    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20000
+
+
+def test_rendered_dom_has_the_charts(bench_page):
+    dom = chromium("--dump-dom", bench_page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-500:]
+    figure = re.search(r'<figure id="curve-hp_reset_protection-live">(.*?)</figure>', dom.stdout, re.S)
+    assert figure is not None, "the browser's DOM has the H34 chart"
+    assert len(re.findall(r"<polyline points=\"[0-9., ]+\"", figure[1])) == 2, "one line per implementation"
+    assert "QoI: grows" in figure[1]
+    assert re.search(r'<svg class="chart"[^>]*aria-label="one-thread medians', dom.stdout), "the comparison chart"

@@ -12,6 +12,9 @@
 //                                 protect() with a fence on the reader side costs
 //   baseline/shared_mutex_shared  std::shared_mutex lock_shared + unlock_shared: the
 //                                 lock-based alternative to a read-side region
+//   baseline/new_delete           new + delete of a 40-byte object (the 32-byte payload and a
+//                                 link of the cases above): the floor
+//                                 of hp/retire, which allocates and (later) deletes one
 //
 // Every case runs at 1 and 2 threads; times are CPU time per operation and thread.
 #include <benchmark/benchmark.h>
@@ -78,6 +81,19 @@ void shared_mutex_shared(benchmark::State& state) {
   }
 }
 
+struct Object40 {
+  long header = 0;
+  long payload[4] = {};
+};
+
+void new_delete(benchmark::State& state) {
+  for (auto _ : state) {
+    auto* o = new Object40;
+    benchmark::DoNotOptimize(o);
+    delete o;
+  }
+}
+
 }  // namespace
 
 SAFERECL_BENCH(empty_loop, "baseline/empty_loop");
@@ -85,3 +101,4 @@ SAFERECL_BENCH(tls_increment, "baseline/tls_increment");
 SAFERECL_BENCH(relaxed_store_reload, "baseline/relaxed_store_reload");
 SAFERECL_BENCH(seq_cst_exchange, "baseline/seq_cst_exchange");
 SAFERECL_BENCH(shared_mutex_shared, "baseline/shared_mutex_shared");
+SAFERECL_BENCH(new_delete, "baseline/new_delete");

@@ -8,7 +8,13 @@
 //     CPU time would leave the waiting out; at 2 threads it is wall time over the iterations
 //     of both threads);
 //   * divided by the counter kObjectsPerIteration when a case sets it (an iteration that
-//     handles a batch of objects reports the time per object).
+//     handles a batch of objects reports the time per object);
+//   * the counter kPeakUnreclaimed, when a case sets it: the most objects it had retired and
+//     not yet seen deleted at once.
+//
+// A scaling curve (SAFERECL_BENCH_CURVE) is one case per value of a swept quantity, named
+// "<name>/<quantity>:<value>", at one thread; the reports draw each family as a chart of time
+// against the quantity.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -17,6 +23,7 @@ namespace saferecl_bench {
 
 inline constexpr int kMaxThreads = 64;
 inline constexpr const char* kObjectsPerIteration = "objects_per_iteration";
+inline constexpr const char* kPeakUnreclaimed = "peak_unreclaimed";
 
 // Declares that each iteration of the calling case handles `n` objects.
 inline void set_objects_per_iteration(benchmark::State& state, double n) {
@@ -29,3 +36,7 @@ inline void set_objects_per_iteration(benchmark::State& state, double n) {
   BENCHMARK(function)->Name(name)->Threads(1)->Threads(2)
 #define SAFERECL_BENCH_REAL_TIME(function, name) \
   BENCHMARK(function)->Name(name)->Threads(1)->Threads(2)->UseRealTime()
+#define SAFERECL_BENCH_CURVE(function, name, quantity, ...) \
+  BENCHMARK(function)->Name(name)->ArgName(quantity)->ArgsProduct({{__VA_ARGS__}})->Threads(1)
+#define SAFERECL_BENCH_CURVE_REAL_TIME(function, name, quantity, ...) \
+  SAFERECL_BENCH_CURVE(function, name, quantity, __VA_ARGS__)->UseRealTime()

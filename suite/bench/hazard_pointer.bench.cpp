@@ -9,15 +9,35 @@
 //   hp/batch_make_clear    make_hazard_pointer_batch + clear_hazard_pointer_batch of
 //                          kBatchSize hazard pointers, per batch (adapters with hp-batch only)
 //
-// Every case runs at 1 and 2 threads; times are CPU time per operation and thread.
+// Every case above runs at 1 and 2 threads; times are CPU time per operation and thread.
+//
+// Scaling curves, at one thread, against the number of hazard pointers the thread owns
+// (live:N, N-1 of them protecting an object each, plus the measured ones):
+//
+//   hp/reset_protection    protect(src) + reset_protection(): H34 ([saferecl.hp.holder.mem]/10,
+//                          /13) promises constant time, so the curve must stay flat
+//   hp/swap                a.swap(b) of two owning hazard pointers: constant time too (H34,
+//                          /15)
+//   hp/retire              new object + retire(): every reclamation pass must look at every
+//                          live hazard pointer, so a gentle growth is expected; the counter
+//                          peak_unreclaimed is the most objects retired but not yet deleted
+//
+// An implementation that cannot give the thread N hazard pointers (a fixed per-thread array,
+// as in libcds) ends the case with NOT APPLICABLE and the limit it hit.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <vector>
 
 #include <sut.hpp>
 
 #include "bench_support.hpp"
+#include "support/not_applicable.hpp"
 
 namespace {
 
@@ -70,6 +90,83 @@ void retire(benchmark::State& state) {
   }
 }
 
+// The hazard pointers a curve's thread owns besides the measured ones, each protecting an
+// object of its own that is never retired while they live.
+class LiveHazardPointers {
+ public:
+  explicit LiveHazardPointers(std::int64_t count) {
+    holders_.reserve(count);
+    objects_.reserve(count);
+    try {
+      for (std::int64_t i = 0; i < count; ++i) {
+        objects_.push_back(new Obj);
+        holders_.push_back(sut::make_hazard_pointer());
+        holders_.back().reset_protection(objects_.back());
+      }
+    } catch (const std::bad_alloc&) {
+      const std::string reason = "make_hazard_pointer() failed after " +
+                                 std::to_string(holders_.size()) + " live hazard pointers";
+      saferecl::test::not_applicable(reason.c_str());
+    }
+  }
+  ~LiveHazardPointers() {
+    holders_.clear();  // the protections end before the objects go
+    for (Obj* o : objects_) delete o;
+  }
+  LiveHazardPointers(const LiveHazardPointers&) = delete;
+  LiveHazardPointers& operator=(const LiveHazardPointers&) = delete;
+
+ private:
+  std::vector<sut::hazard_pointer> holders_;
+  std::vector<Obj*> objects_;
+};
+
+void reset_protection_vs_live(benchmark::State& state) {
+  publish_source_once();
+  LiveHazardPointers others(state.range(0) - 1);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  for (auto _ : state) {
+    Obj* p = h.protect(g_source.ptr);
+    benchmark::DoNotOptimize(p);
+    h.reset_protection();
+  }
+}
+
+void swap_vs_live(benchmark::State& state) {
+  publish_source_once();
+  LiveHazardPointers others(state.range(0) - 2);
+  sut::hazard_pointer a = sut::make_hazard_pointer();
+  sut::hazard_pointer b = sut::make_hazard_pointer();
+  a.protect(g_source.ptr);
+  for (auto _ : state) {
+    a.swap(b);
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+// Counts the objects retired and deleted so far, for peak_unreclaimed.
+std::atomic<std::int64_t> g_counted_retired{0};
+std::atomic<std::int64_t> g_counted_deleted{0};
+
+struct CountedObj : sut::hazard_pointer_obj_base<CountedObj> {
+  CountedObj() noexcept {}
+  ~CountedObj() { g_counted_deleted.fetch_add(1, std::memory_order_relaxed); }
+  long payload[4] = {};
+};
+
+void retire_vs_live(benchmark::State& state) {
+  LiveHazardPointers others(state.range(0));
+  std::int64_t peak = 0;
+  for (auto _ : state) {
+    auto* o = new CountedObj;
+    benchmark::DoNotOptimize(o);
+    o->retire();
+    const std::int64_t retired = g_counted_retired.fetch_add(1, std::memory_order_relaxed) + 1;
+    peak = std::max(peak, retired - g_counted_deleted.load(std::memory_order_relaxed));
+  }
+  state.counters[kPeakUnreclaimed] = static_cast<double>(peak);
+}
+
 #if SUT_HAS_HP_BATCH
 constexpr int kBatchSize = 8;
 
@@ -93,3 +190,6 @@ SAFERECL_BENCH(retire, "hp/retire");
 #if SUT_HAS_HP_BATCH
 SAFERECL_BENCH(batch_make_clear, "hp/batch_make_clear");
 #endif
+SAFERECL_BENCH_CURVE(reset_protection_vs_live, "hp/reset_protection", "live", 1, 10, 100, 1000, 10000);
+SAFERECL_BENCH_CURVE(swap_vs_live, "hp/swap", "live", 2, 10, 100, 1000, 10000);
+SAFERECL_BENCH_CURVE(retire_vs_live, "hp/retire", "live", 1, 10, 100, 1000, 10000);

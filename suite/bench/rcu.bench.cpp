@@ -13,7 +13,17 @@
 //                                    reported per object: the grace period's share, the
 //                                    deleter (a delete) and the allocation are included
 //
-// Every case runs at 1 and 2 threads. A thread's first region (registration) stays out of
+// Every case above runs at 1 and 2 threads. Scaling curves:
+//
+//   rcu/lock_unlock                  also at 4 and 8 threads (oversubscribed on 2 cores): the
+//                                    read side must not slow down with more readers
+//   rcu/synchronize/readers:N        rcu_synchronize() latency while N other threads run
+//                                    back-to-back empty regions (1 to 16: oversubscribed)
+//   rcu/synchronize/region_us:L      rcu_synchronize() latency just after one reader entered
+//                                    a region of L microseconds: L plus the grace period's delay
+//                                    in noticing that the region ended
+//
+// A thread's first region (registration) stays out of
 // the timing. An adapter without rcu_synchronize / rcu_barrier ends the case with exit
 // status 77, which ./conformance bench reports as n/a.
 #include <benchmark/benchmark.h>
@@ -21,6 +31,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include <sut.hpp>
 
@@ -64,32 +75,24 @@ void synchronize(benchmark::State& state) {
 // run of the case takes well under a second.
 constexpr auto kLongRegion = std::chrono::microseconds(50);
 
-// A thread that runs back-to-back regions of kLongRegion. Each synchronize of the case starts
-// right after the reader entered a region, so every grace period has to wait for one: on a
-// busy machine a reader descheduled between two regions would otherwise let grace periods
-// pass unhindered, and the case would measure the scheduler.
-class LongReader {
+// Threads (not benchmark threads) that run back-to-back read-side regions of a given length
+// (zero: empty regions). A synchronize case that calls wait_for_next_region() first makes
+// every grace period wait for a region: on a busy machine a reader descheduled between two
+// regions would otherwise let grace periods pass unhindered, and the case would measure the
+// scheduler.
+class ReaderThreads {
  public:
-  LongReader()
-      : thread_([this] {
-          sut::rcu_domain& dom = sut::rcu_default_domain();
-          while (!stop_.load(std::memory_order_relaxed)) {
-            dom.lock();
-            regions_started_.fetch_add(1, std::memory_order_release);
-            const auto until = std::chrono::steady_clock::now() + kLongRegion;
-            while (std::chrono::steady_clock::now() < until) {
-            }
-            dom.unlock();
-          }
-        }) {}
-  ~LongReader() {
-    stop_.store(true, std::memory_order_relaxed);
-    thread_.join();
+  ReaderThreads(int count, std::chrono::microseconds region) {
+    for (int i = 0; i < count; ++i) threads_.emplace_back([this, region] { run_regions(region); });
   }
-  LongReader(const LongReader&) = delete;
-  LongReader& operator=(const LongReader&) = delete;
+  ~ReaderThreads() {
+    stop_.store(true, std::memory_order_relaxed);
+    for (std::thread& t : threads_) t.join();
+  }
+  ReaderThreads(const ReaderThreads&) = delete;
+  ReaderThreads& operator=(const ReaderThreads&) = delete;
 
-  // Returns once the reader has entered a region that began after the call.
+  // Returns once a reader has entered a region that began after the call.
   void wait_for_next_region() const {
     const unsigned long seen = regions_started_.load(std::memory_order_acquire);
     while (regions_started_.load(std::memory_order_acquire) == seen) {
@@ -98,17 +101,29 @@ class LongReader {
   }
 
  private:
+  void run_regions(std::chrono::microseconds region) {
+    sut::rcu_domain& dom = sut::rcu_default_domain();
+    while (!stop_.load(std::memory_order_relaxed)) {
+      dom.lock();
+      regions_started_.fetch_add(1, std::memory_order_release);
+      const auto until = std::chrono::steady_clock::now() + region;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      dom.unlock();
+    }
+  }
+
   std::atomic<bool> stop_{false};
   std::atomic<unsigned long> regions_started_{0};
-  std::thread thread_;
+  std::vector<std::thread> threads_;
 };
 
 void synchronize_long_reader(benchmark::State& state) {
   register_reader_thread();
   // Google Benchmark lines the threads up before and after the loop, so the reader that
   // thread 0 starts here runs exactly while any thread is timed.
-  static LongReader* reader = nullptr;
-  if (state.thread_index() == 0) reader = new LongReader;
+  static ReaderThreads* reader = nullptr;
+  if (state.thread_index() == 0) reader = new ReaderThreads(1, kLongRegion);
   for (auto _ : state) {
     reader->wait_for_next_region();
     sut::rcu_synchronize();
@@ -116,6 +131,21 @@ void synchronize_long_reader(benchmark::State& state) {
   if (state.thread_index() == 0) {
     delete reader;
     reader = nullptr;
+  }
+}
+
+void synchronize_vs_readers(benchmark::State& state) {
+  register_reader_thread();
+  const ReaderThreads readers(static_cast<int>(state.range(0)), std::chrono::microseconds(0));
+  for (auto _ : state) sut::rcu_synchronize();
+}
+
+void synchronize_vs_region(benchmark::State& state) {
+  register_reader_thread();
+  const ReaderThreads reader(1, std::chrono::microseconds(state.range(0)));
+  for (auto _ : state) {
+    reader.wait_for_next_region();
+    sut::rcu_synchronize();
   }
 }
 
@@ -136,8 +166,10 @@ void retire_barrier(benchmark::State& state) {
 
 }  // namespace
 
-SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock");
+SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock")->Threads(4)->Threads(8);
 SAFERECL_BENCH(nested_lock_unlock, "rcu/nested_lock_unlock");
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(synchronize_long_reader, "rcu/synchronize_long_reader");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
+SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16);
+SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_region, "rcu/synchronize", "region_us", 1, 10, 100, 1000);
