@@ -17,6 +17,7 @@ class BenchCell:
     median_ns: float | None = None
     ratio: float | None = None  # median / the reference's median, measured in the same run
     repetitions: int = 0
+    peak_unreclaimed: float | None = None  # the case's counter (objects), median of the samples
 
 
 @dataclass
@@ -65,7 +66,8 @@ def bench_table(bench: object) -> BenchTable:
             table.impls.append(impl)
         cell = BenchCell(median_ns=number_of(b, "median_ns"), status=text_of(b, "status"),
                          reason=text_of(b, "reason"), ratio=number_of(b, "ratio_vs_reference"),
-                         repetitions=int(number_of(b, "repetitions") or 0))
+                         repetitions=int(number_of(b, "repetitions") or 0),
+                         peak_unreclaimed=number_of(b, "peak_unreclaimed"))
         cell.status = cell.status or ("ok" if cell.median_ns is not None else "n/a")
         if cell.status in ("unavailable", "not built"):
             table.unavailable[impl] = f"{cell.status}: {cell.reason}"

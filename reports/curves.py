@@ -69,6 +69,7 @@ class Curve:
     promise: str = ""
     flatness: list[Flatness] = field(default_factory=list)
     colours: dict[str, str] = field(default_factory=dict)  # impl -> its colour in every chart
+    measure: str = "time"  # "time" (median ns per operation) or "peak unreclaimed" (objects)
 
     @property
     def label(self) -> str:
@@ -111,24 +112,30 @@ def judge_flatness(curve: Curve) -> list[Flatness]:
     return out
 
 
+def measured(cell, measure: str) -> float | None:
+    if cell is None or cell.status != "ok":
+        return None
+    value = cell.median_ns if measure == "time" else cell.peak_unreclaimed
+    return value if value else None
+
+
 def bench_curves(table: BenchTable) -> list[Curve]:
+    """Every family's time curve, followed by its peak-unreclaimed curve when it counts one."""
     curves = []
     for (family, quantity), points in curve_points(table).items():
         xs = sorted(points)
-        curve = Curve(family, quantity, table.clocks[points[xs[0]]] or "cpu", xs,
-                      promise=FLAT_PROMISES.get((family, quantity), ""), colours=colours_of(table))
-        for impl in table.impls:
-            values = []
-            for x in xs:
-                cell = table.cells.get((points[x], impl))
-                ok = cell is not None and cell.status == "ok" and cell.median_ns
-                values.append(cell.median_ns if ok else None)
-            if any(v is not None for v in values):
-                curve.series[impl] = values
-        if curve.series:
-            if curve.promise:
-                curve.flatness = judge_flatness(curve)
-            curves.append(curve)
+        for measure in ("time", "peak unreclaimed"):
+            curve = Curve(family, quantity, table.clocks[points[xs[0]]] or "cpu", xs,
+                          colours=colours_of(table), measure=measure,
+                          promise=FLAT_PROMISES.get((family, quantity), "") if measure == "time" else "")
+            for impl in table.impls:
+                values = [measured(table.cells.get((points[x], impl)), measure) for x in xs]
+                if any(v is not None for v in values):
+                    curve.series[impl] = values
+            if curve.series:
+                if curve.promise:
+                    curve.flatness = judge_flatness(curve)
+                curves.append(curve)
     return curves
 
 
@@ -152,6 +159,7 @@ def decades(values: list[float]) -> tuple[float, float]:
 
 
 def tick_label(exponent: int, nanoseconds: bool) -> str:
+    """A decade's label: a duration, or a plain count."""
     value = 10.0 ** exponent
     if nanoseconds:
         return format_ns(value)
@@ -168,16 +176,17 @@ def chart(curve: Curve) -> dict:
     lines = []
     for n, (impl, vs) in enumerate(curve.series.items()):
         points = [(x_axis.at(x), y_axis.at(v), x, v) for x, v in zip(curve.xs, vs) if v is not None]
+        shown = format_ns if curve.measure == "time" else (lambda v: f"{v:,.0f} objects")
         lines.append({"impl": impl, "colour": curve.colours.get(impl, PALETTE[n % len(PALETTE)]),
                       "points": " ".join(f"{px},{py}" for px, py, _, _ in points),
-                      "dots": [{"x": px, "y": py, "title": f"{impl}: {format_ns(v)} at {x}"}
+                      "dots": [{"x": px, "y": py, "title": f"{impl}: {shown(v)} at {x}"}
                                for px, py, x, v in points],
                       "legend_y": TOP + 14 * n + 8})
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT,
             "top": TOP, "bottom": HEIGHT - BOTTOM,
             "x_ticks": [{"at": x_axis.at(10.0 ** e), "label": tick_label(e, False)}
                         for e in range(int(x_low), int(x_high) + 1)],
-            "y_ticks": [{"at": y_axis.at(10.0 ** e), "label": tick_label(e, True)}
+            "y_ticks": [{"at": y_axis.at(10.0 ** e), "label": tick_label(e, curve.measure == "time")}
                         for e in range(int(y_low), int(y_high) + 1)],
             "lines": lines}
 

@@ -111,8 +111,11 @@ def run_bench_case(exe: Path, case: str, min_time: float, timeout: float) -> dic
     to_ns = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[run.get("time_unit", "ns")]
     per = run.get("objects_per_iteration", 1.0) or 1.0  # suite/bench/bench_support.hpp
     cpu_ns, real_ns = run["cpu_time"] * to_ns / per, run["real_time"] * to_ns / per
-    return {"status": "ok", "cpu_ns": cpu_ns, "real_ns": real_ns,
-            "ns": real_ns if split_case(case)[2] == "real" else cpu_ns}
+    result = {"status": "ok", "cpu_ns": cpu_ns, "real_ns": real_ns,
+              "ns": real_ns if split_case(case)[2] == "real" else cpu_ns}
+    if "peak_unreclaimed" in run:  # suite/bench/bench_support.hpp
+        result["peak_unreclaimed"] = run["peak_unreclaimed"]
+    return result
 
 
 def measure_benchmarks(executables: dict[str, Path], implementations: list[dict],
@@ -164,6 +167,9 @@ def measure_benchmarks(executables: dict[str, Path], implementations: list[dict]
                              cpu_ns=median([r["cpu_ns"] for r in runs]),
                              real_ns=median([r["real_ns"] for r in runs]),
                              samples_ns=[round(r["ns"], 3) for r in runs], repetitions=len(runs))
+                peaks = [r["peak_unreclaimed"] for r in runs if "peak_unreclaimed" in r]
+                if peaks:
+                    entry["peak_unreclaimed"] = median(peaks)
             row[impl] = entry
         reference = row.get("reference", {}).get("median_ns")
         for entry in row.values():

@@ -82,3 +82,14 @@ def test_the_bench_page_draws_the_curves(rendered):
     summary = (out / "summary.md").read_text()
     assert "- flat: reference: 0.90 ns at 1, 0.95 ns at 10000 (1.06×)" in summary
     assert "**QoI: grows**: peer" in summary
+
+
+def test_a_counted_peak_gets_its_own_curve():
+    data = bench({("hp/retire/live:1", 1): {"reference": 24.0, "scan": 60.0},
+                  ("hp/retire/live:10000", 1): {"reference": 70.0, "scan": 120.0}})
+    for e in data["benchmarks"]:
+        e["peak_unreclaimed"] = 1000.0 if "live:1/" in e["benchmark"] + "/" else 20000.0
+    time, peak = bench_curves(bench_table(data))
+    assert (time.measure, peak.measure) == ("time", "peak unreclaimed")
+    assert peak.series["reference"] == [1000.0, 20000.0] and not peak.promise
+    assert [t["label"] for t in chart(peak)["y_ticks"]] == ["1,000", "10,000", "100,000"]

@@ -30,6 +30,12 @@ inline void set_objects_per_iteration(benchmark::State& state, double n) {
   state.counters[kObjectsPerIteration] = benchmark::Counter(n, benchmark::Counter::kAvgThreads);
 }
 
+// Declares the most objects the case saw retired and not yet deleted at once (the threads'
+// observations of one shared count, averaged).
+inline void set_peak_unreclaimed(benchmark::State& state, double objects) {
+  state.counters[kPeakUnreclaimed] = benchmark::Counter(objects, benchmark::Counter::kAvgThreads);
+}
+
 }  // namespace saferecl_bench
 
 #define SAFERECL_BENCH(function, name) \

@@ -5,7 +5,8 @@
 //   hp/make_destroy        make_hazard_pointer() + ~hazard_pointer, after a warm-up that lets
 //                          the implementation cache a record for the thread
 //   hp/retire              new object + retire(), per object: the reclamation passes that the
-//                          retirements trigger, and their deletes, are amortized into it
+//                          retirements trigger, and their deletes, are amortized into it;
+//                          also at 4 and 8 retiring threads (oversubscribed on 2 cores)
 //   hp/batch_make_clear    make_hazard_pointer_batch + clear_hazard_pointer_batch of
 //                          kBatchSize hazard pointers, per batch (adapters with hp-batch only)
 //
@@ -82,13 +83,6 @@ void make_destroy(benchmark::State& state) {
   }
 }
 
-void retire(benchmark::State& state) {
-  for (auto _ : state) {
-    Obj* o = new Obj;
-    benchmark::DoNotOptimize(o);
-    o->retire();
-  }
-}
 
 // The hazard pointers a curve's thread owns besides the measured ones, each protecting an
 // object of its own that is never retired while they live.
@@ -154,8 +148,9 @@ struct CountedObj : sut::hazard_pointer_obj_base<CountedObj> {
   long payload[4] = {};
 };
 
-void retire_vs_live(benchmark::State& state) {
-  LiveHazardPointers others(state.range(0));
+// The timed loop of the retire cases: new + retire, and the most objects this thread saw
+// retired but not yet deleted (by any thread) at once.
+void retire_counted(benchmark::State& state) {
   std::int64_t peak = 0;
   for (auto _ : state) {
     auto* o = new CountedObj;
@@ -164,7 +159,14 @@ void retire_vs_live(benchmark::State& state) {
     const std::int64_t retired = g_counted_retired.fetch_add(1, std::memory_order_relaxed) + 1;
     peak = std::max(peak, retired - g_counted_deleted.load(std::memory_order_relaxed));
   }
-  state.counters[kPeakUnreclaimed] = static_cast<double>(peak);
+  set_peak_unreclaimed(state, static_cast<double>(peak));
+}
+
+void retire(benchmark::State& state) { retire_counted(state); }
+
+void retire_vs_live(benchmark::State& state) {
+  LiveHazardPointers others(state.range(0));
+  retire_counted(state);
 }
 
 #if SUT_HAS_HP_BATCH
@@ -186,7 +188,7 @@ void batch_make_clear(benchmark::State& state) {
 
 SAFERECL_BENCH(protect_reset, "hp/protect_reset");
 SAFERECL_BENCH(make_destroy, "hp/make_destroy");
-SAFERECL_BENCH(retire, "hp/retire");
+SAFERECL_BENCH(retire, "hp/retire")->Threads(4)->Threads(8);
 #if SUT_HAS_HP_BATCH
 SAFERECL_BENCH(batch_make_clear, "hp/batch_make_clear");
 #endif
