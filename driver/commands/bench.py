@@ -33,6 +33,9 @@ BENCH_QUIET_LOAD = 1.5  # 1-minute load average under which --wait-load stops wa
 # The capability a case needs, by name prefix (most specific first): the reason a binary
 # without the case gives for its n/a.
 BENCH_CASE_CAPABILITY = [("hp/batch_", "hp-batch"), ("hp/", "hazard-pointer"), ("rcu/", "rcu")]
+# A library's own-API program (its fast paths at their best) and the column it makes.
+NATIVE_SOURCES = ROOT / "suite" / "bench" / "native"
+NATIVE_SUFFIX = "-native"
 
 
 def load_average() -> list[float]:
@@ -58,6 +61,7 @@ def build_benchmarks(impls: list[str], std_opts: dict[str, str], jobs: int,
                             result.stdout, re.M))
     say(f"   built in {elapsed(started)}" + (f"; failed: {', '.join(sorted(failed))}" if failed else ""))
     executables = {}
+    with_natives = []
     for impl in implementations:
         exe = build.dir / "bench" / f"{impl['name']}.bench"
         impl["built"] = impl["available"] and impl["name"] not in failed and exe.is_file()
@@ -66,7 +70,26 @@ def build_benchmarks(impls: list[str], std_opts: dict[str, str], jobs: int,
             executables[impl["name"]] = exe
         elif impl["available"]:
             impl["build_error"] = f"its benchmark program did not build (see {log_path.name})"
-    return implementations, executables
+        with_natives.append(impl)
+        native = native_program(impl, build.dir, failed, log_path)
+        if native is not None:
+            with_natives.append(native)
+            if native["built"]:
+                executables[native["name"]] = build.dir / "bench" / f"{native['name']}.bench"
+    return with_natives, executables
+
+
+def native_program(impl: dict, build_dir: Path, failed: set[str], log_path: Path) -> dict | None:
+    """The column of suite/bench/native/<impl>.bench.cpp, the library through its own API,
+    when the library is available and has such a program; None otherwise."""
+    name = f"{impl['name']}{NATIVE_SUFFIX}"
+    if not impl["available"] or not (NATIVE_SOURCES / f"{impl['name']}.bench.cpp").is_file():
+        return None
+    built = name not in failed and (build_dir / "bench" / f"{name}.bench").is_file()
+    return {"name": name, "available": True, "reason": "", "native_of": impl["name"],
+            "description": f"{impl['name']} through its own API, as its documentation recommends for speed",
+            "built": built,
+            "build_error": "" if built else f"its native benchmark program did not build (see {log_path.name})"}
 
 
 def bench_cases(exe: Path) -> list[str]:
@@ -155,6 +178,9 @@ def measure_benchmarks(executables: dict[str, Path], implementations: list[dict]
                 entry.update(status="unavailable", reason=info["reason"])
             elif not info["built"]:
                 entry.update(status="not built", reason=info["build_error"])
+            elif impl not in samples and info.get("native_of"):
+                entry.update(status="n/a", reason=f"{info['native_of']}'s own API is measured on its "
+                             "fast paths only")
             elif impl not in samples:
                 needs = next((cap for prefix, cap in BENCH_CASE_CAPABILITY if name.startswith(prefix)), "")
                 entry.update(status="n/a", reason=f"the {impl} adapter lacks {needs}" if needs
