@@ -22,7 +22,7 @@ from driver.environment import (BENCH_PACKAGES, default_selection, ensure_packag
                                 packages_for, parse_impls)
 from driver.errors import EXIT_ENVIRONMENT, EXIT_OK, UsageError
 from driver.options import BenchOptions, std_definitions
-from driver.paths import BUILD, ROOT
+from driver.paths import ADAPTERS, BUILD, ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import protocol
@@ -34,7 +34,7 @@ BENCH_QUIET_LOAD = 1.5  # 1-minute load average under which --wait-load stops wa
 # without the case gives for its n/a.
 BENCH_CASE_CAPABILITY = [("hp/batch_", "hp-batch"), ("hp/", "hazard-pointer"), ("rcu/", "rcu")]
 # A library's own-API program (its fast paths at their best) and the column it makes.
-NATIVE_SOURCES = ROOT / "suite" / "bench" / "native"
+NATIVE_SOURCE = "native.bench.cpp"  # in the adapter's folder
 NATIVE_SUFFIX = "-native"
 
 
@@ -80,10 +80,10 @@ def build_benchmarks(impls: list[str], std_opts: dict[str, str], jobs: int,
 
 
 def native_program(impl: dict, build_dir: Path, failed: set[str], log_path: Path) -> dict | None:
-    """The column of suite/bench/native/<impl>.bench.cpp, the library through its own API,
+    """The column of adapters/<impl>/native.bench.cpp, the library through its own API,
     when the library is available and has such a program; None otherwise."""
     name = f"{impl['name']}{NATIVE_SUFFIX}"
-    if not impl["available"] or not (NATIVE_SOURCES / f"{impl['name']}.bench.cpp").is_file():
+    if not impl["available"] or not (ADAPTERS / impl["name"] / NATIVE_SOURCE).is_file():
         return None
     built = name not in failed and (build_dir / "bench" / f"{name}.bench").is_file()
     return {"name": name, "available": True, "reason": "", "native_of": impl["name"],

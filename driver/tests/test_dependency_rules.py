@@ -53,13 +53,14 @@ def adapter_names():
 
 def wrapped_library_prefixes():
     """The first folder of every library header an adapter includes (cds/, urcu/, ...):
-    a header with a folder that is neither this repository's nor the system's."""
+    a header with a folder that is neither this repository's nor the system's, nor a test
+    framework's (an adapter's native.bench.cpp is a Google Benchmark program)."""
     own = {"saferecl", "support", "sys", "linux", "asm", "bits", "sanitizer"}  # ours, the OS's
     prefixes = set()
     for name in adapter_names():
         for path in sources(ROOT / "adapters" / name):
             for _, _, header in includes(path):
-                if "/" in header and header.split("/")[0] not in own:
+                if "/" in header and header.split("/")[0] not in own and not header.startswith(TEST_FRAMEWORKS):
                     prefixes.add(header.split("/")[0] + "/")
     return prefixes
 

@@ -1,4 +1,4 @@
-// liburcu.bench.cpp -- liburcu at its best, through its own API, beside the adapter's cases:
+// native.bench.cpp -- liburcu at its best, through its own API, beside the adapter's cases:
 // the urcu-memb flavor with the read side inline (_LGPL_SOURCE) and every benchmark thread
 // registered before it is timed, as liburcu's documentation recommends for speed. The cases
 // have the adapter cases' names, so the report puts them in the same rows:
@@ -14,7 +14,7 @@
 
 #include <cstddef>
 
-#include "bench_support.hpp"
+#include <bench_support.hpp>  // suite/bench: the cases' registration, as for the adapter's
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libcds.bench.cpp -- libcds's hazard pointers at their best, through its own API, beside the
+// native.bench.cpp -- libcds's hazard pointers at their best, through its own API, beside the
 // adapter's cases: the process initializes libcds once, every benchmark thread attaches before
 // it is timed, and a cds::gc::HP::Guard is used as the library documents. The cases have the
 // adapter cases' names, so the report puts them in the same rows:
@@ -14,7 +14,7 @@
 
 #include <atomic>
 
-#include "bench_support.hpp"
+#include <bench_support.hpp>  // suite/bench: the cases' registration, as for the adapter's
 
 namespace {
 

@@ -1,4 +1,4 @@
-// xenium.bench.cpp -- xenium at its best, through its own API, beside the adapter's cases: its
+// native.bench.cpp -- xenium at its best, through its own API, beside the adapter's cases: its
 // hazard pointers with the library's default policy (a static array of 3 per thread) and a
 // guard_ptr acquired and reset as the library documents, and, for the read side, the
 // epoch-based scheme whose region_guard enters a critical region eagerly (new_epoch_based).
@@ -13,7 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "bench_support.hpp"
+#include <bench_support.hpp>  // suite/bench: the cases' registration, as for the adapter's
 
 namespace {
 
