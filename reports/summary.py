@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reports import expectations, protocol, soak
 from reports.bench import bench_table
+from reports.bench_targets import judge_targets
 from reports.curves import bench_curves
 from reports.facts import findings, run_line, verdict_counts
 from reports.model import Report, Status, Test
@@ -123,10 +124,25 @@ def bench_markdown(report: Report) -> str:
             else:
                 cells.append(md_escape(c.status))
         md += "|" + "".join(f" {c} |" for c in cells) + "\n"
+    md += reference_targets(table)
     md += promised_shapes(table)
     md += notes_section(report)
     return md + ("\nFull table with the reasons of every n/a and the charts of every curve: "
                  "`report.html`; the samples: `bench.json`.\n")
+
+
+def reference_targets(table) -> str:
+    """The reference's targets, each a ratio of two medians of this run."""
+    judged = [j for j in judge_targets(table) if j.reference_ns is not None]
+    if not judged:
+        return ""
+    md = "\n| the reference's target (one thread) | reference | against | ratio | bound | outcome |\n|---|---|---|---|---|---|\n"
+    for j in judged:
+        against = f"{format_ns(j.against_ns)} ({md_escape(j.against)})" if j.against else "not in this run"
+        ratio = f"{fixed(j.ratio, 2)}×" if j.ratio is not None else ""
+        md += (f"| {md_escape(j.target.what)} | {format_ns(j.reference_ns)} | {against} | {ratio} | "
+               f"≤ {j.target.bound}× | {j.outcome} |\n")
+    return md
 
 
 def promised_shapes(table) -> str:
