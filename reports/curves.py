@@ -72,6 +72,11 @@ class Curve:
     measure: str = "time"  # "time" (median ns per operation) or "peak unreclaimed" (objects)
 
     @property
+    def key(self) -> str:
+        """Unique among a run's curves: the page's anchor and the chart file's name."""
+        return f"{self.family}-{self.quantity}" + ("" if self.measure == "time" else f"-{self.measure}")
+
+    @property
     def label(self) -> str:
         return QUANTITY_LABELS.get(self.quantity, self.quantity)
 

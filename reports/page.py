@@ -76,6 +76,16 @@ def run_value(value: object) -> str:
     return dump(value)
 
 
+def chart_files(report: Report) -> dict[str, str]:
+    """A bench run's curves as standalone SVG files (name -> content), the same drawings as
+    the page's, to embed elsewhere (the README's benchmark section)."""
+    if report.bench is None:
+        return {}
+    template = environment().get_template("curve.svg.j2")
+    return {f"{slug(c.key)}.svg":
+            template.render(c=c, g=chart(c)) for c in bench_curves(bench_table(report.bench))}
+
+
 def soak_rounds(report: Report) -> dict:
     """--repeat: the rounds' seeds and the tests that failed in some round, each with its replay."""
     seeds = report.soak.get("seeds") or []

@@ -93,3 +93,12 @@ def test_a_counted_peak_gets_its_own_curve():
     assert (time.measure, peak.measure) == ("time", "peak unreclaimed")
     assert peak.series["reference"] == [1000.0, 20000.0] and not peak.promise
     assert [t["label"] for t in chart(peak)["y_ticks"]] == ["1,000", "10,000", "100,000"]
+
+
+def test_each_curve_is_also_a_standalone_svg_file(rendered):
+    charts = rendered("bench") / "charts"
+    names = sorted(p.name for p in charts.glob("*.svg"))
+    assert names == ["hp_reset_protection-live.svg", "rcu_lock_unlock-threads.svg"]
+    svg = (charts / "hp_reset_protection-live.svg").read_text()
+    assert svg.lstrip().startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    assert svg.count("<polyline") == 2 and "live hazard pointers" in svg
