@@ -288,6 +288,11 @@ class rcu_domain {
 inline rcu_domain& rcu_default_domain() noexcept {
 #if defined(SAFERECL_MUTATION_POINTS)  // MR-30: the domain's state kept per thread
   if (SAFERECL_MUTANT("MR-30")) { static thread_local constinit rcu_domain mine; return mine; }
+  if (SAFERECL_MUTANT("MR-45")) {  // MR-45: found on first use behind a plain check, no once
+    static rcu_domain* found = nullptr;
+    if (found == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); found = &rcu_domain::s_default_; }
+    return *found;
+  }
 #endif
   return rcu_domain::s_default_;
 }
