@@ -732,6 +732,25 @@ void mutant_clear_until_empty(std::span<hazard_pointer> batch) noexcept {
   }
 }
 
+// MH-37: the batch re-initializes every record it touches, so an owning element's epoch ends.
+void mutant_reset_owning(std::span<hazard_pointer> batch) noexcept {
+  for (hazard_pointer& h : batch)
+    if (!h.empty()) h.reset_protection();
+}
+
+// MH-38: an allocation failure is swallowed: the call returns with the empty elements empty.
+bool mutant_chain_or_nothing(std::size_t n, hazard_record*& chain) noexcept {
+  try {
+    chain = hazard_acquire_chain(n);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
+
+// MH-39: the records are taken in a noexcept helper, so an allocation failure terminates.
+hazard_record* mutant_chain_or_terminate(std::size_t n) noexcept { return hazard_acquire_chain(n); }
+
 }  // namespace
 }  // namespace detail
 
@@ -740,8 +759,16 @@ void make_hazard_pointer_batch(std::span<hazard_pointer> batch) {
     return detail::mutant_batch_one_by_one(batch, SAFERECL_MUTANT("MH-32"));
   std::size_t need = 0;
   for (const hazard_pointer& h : batch) need += h.empty() ? 1 : 0;
+  if (SAFERECL_MUTANT("MH-37")) detail::mutant_reset_owning(batch);
   if (need == 0) return;
-  detail::hazard_record* chain = detail::hazard_acquire_chain(need);  // throws: no change
+  detail::hazard_record* chain;
+  if (SAFERECL_MUTANT("MH-38")) {
+    if (!detail::mutant_chain_or_nothing(need, chain)) return;
+  } else if (SAFERECL_MUTANT("MH-39")) {
+    chain = detail::mutant_chain_or_terminate(need);
+  } else {
+    chain = detail::hazard_acquire_chain(need);  // throws: no change
+  }
   for (hazard_pointer& h : batch) {
     if (!h.empty()) continue;
     detail::hazard_record* r = chain;

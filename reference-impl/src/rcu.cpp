@@ -514,9 +514,10 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
   if (c == kRcuUnregistered) {  // the thread's first region: link its record
     ensure_init();              // decides the fence mode first
     if (SAFERECL_MUTANT("MR-34")) mutant_allocate(sizeof(rcu_reader_tls));  // heap record
-    g.reg_lock.lock();
+    const bool locked = !SAFERECL_MUTANT("MR-39");  // MR-39: linked without the registry lock
+    if (locked) g.reg_lock.lock();
     registry_link(&tls_rcu_reader);
-    g.reg_lock.unlock();
+    if (locked) g.reg_lock.unlock();
     if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
     c = g_symmetric ? kRcuSymmetricIdle : 0;
     w.store(c, std::memory_order_relaxed);
@@ -557,6 +558,10 @@ void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
   }
   if (acc::flags(d).load(std::memory_order_seq_cst) != 0) rcu_unlock_slow(d);
 }
+
+// MR-40: every lock() counts itself in a plain domain-wide statistic (a data race).
+unsigned long g_mutant_regions_opened = 0;
+void mutant_count_region() noexcept { ++g_mutant_regions_opened; }
 
 void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   ensure_init();
@@ -606,6 +611,8 @@ void rcu_synchronize(rcu_domain& d) noexcept {
   if (SAFERECL_MUTANT("MR-01")) return;  // busted synchronize
   detail::ensure_init();
   if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
+  if (SAFERECL_MUTANT("MR-41"))  // sleeps for a reader's wake-up before looking for readers
+    detail::futex_wait(detail::g.gp_futex, detail::g.gp_futex.load(std::memory_order_acquire));
   detail::light_fence();  // (a): the caller's prior stores before the snapshot
   const std::uint64_t s = detail::g.gp_seq.load(std::memory_order_seq_cst);
   detail::drive_until(d, SAFERECL_MUTANT("MR-19") ? detail::target_joining(s)

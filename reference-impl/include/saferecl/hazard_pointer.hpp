@@ -276,7 +276,8 @@ class hazard_pointer {
   }
 
   SAFERECL_HP_INLINE ~hazard_pointer() noexcept {
-    if (!empty()) detail::hazard_release(rec_);
+    // MH-40: released without the empty() test, so an empty holder writes through no record
+    if (!empty() || SAFERECL_MUTANT("MH-40")) detail::hazard_release(rec_);
   }
 
   bool empty() const noexcept {
@@ -350,6 +351,7 @@ class hazard_pointer {
 inline hazard_pointer make_hazard_pointer() { return hazard_pointer(detail::hazard_acquire()); }
 
 inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept {
+  if (SAFERECL_MUTANT("MH-42")) return a.swap(a);  // forwards to the wrong object: no exchange
   a.swap(b);
 }
 

@@ -136,6 +136,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -222,7 +223,9 @@ class rcu_obj_base {
 
   static void saferecl_run_(detail::rcu_cb_node* n) noexcept {
     T* x = static_cast<T*>(n->obj);
-    static_cast<rcu_obj_base*>(x)->saferecl_deleter_(x);
+    D& deleter = static_cast<rcu_obj_base*>(x)->saferecl_deleter_;
+    if (SAFERECL_MUTANT("MR-38")) { D taken; taken = std::move(deleter); }  // moved out first
+    deleter(x);
   }
 
   detail::rcu_cb_node saferecl_node_;  // written by retire(); copying it copies dead bits
@@ -285,11 +288,17 @@ class rcu_domain {
 inline rcu_domain& rcu_default_domain() noexcept {
 #if defined(SAFERECL_MUTATION_POINTS)  // MR-30: the domain's state kept per thread
   if (SAFERECL_MUTANT("MR-30")) { static thread_local constinit rcu_domain mine; return mine; }
+  if (SAFERECL_MUTANT("MR-45")) {  // MR-45: found on first use behind a plain check, no once
+    static rcu_domain* found = nullptr;
+    if (found == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); found = &rcu_domain::s_default_; }
+    return *found;
+  }
 #endif
   return rcu_domain::s_default_;
 }
 
 inline void rcu_domain::lock() noexcept {
+  if (SAFERECL_MUTANT("MR-40")) detail::mutant_count_region();  // a plain, shared statistic
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   std::uint64_t c = w.load(std::memory_order_relaxed);
   if (SAFERECL_MUTANT("MR-06") && (c & detail::kRcuSpecialBit) == 0) c = 0;  // no nesting
@@ -348,6 +357,14 @@ void rcu_retire(T* p, D d, rcu_domain& dom) {
       return;
     }
     if (SAFERECL_MUTANT("MR-32") && p == nullptr) return;  // "nothing to delete": d(p) skipped
+    if (SAFERECL_MUTANT("MR-42") && p == nullptr) { d(p); return; }  // "nothing to protect": now
+    if (SAFERECL_MUTANT("MR-43")) {  // an allocation failure is swallowed: nothing scheduled
+      try { detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d))); }
+      catch (const std::bad_alloc&) {}
+      return;
+    }
+    if (SAFERECL_MUTANT("MR-44"))  // scheduled from a noexcept helper: a failure terminates
+      return [&]() noexcept { detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d))); }();
     if constexpr (std::is_default_constructible_v<D>)  // MR-31: a fresh D() replaces d
       if (SAFERECL_MUTANT("MR-31")) return detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, D()));
     // The new-expression allocates before it moves d: a throw schedules nothing.

@@ -182,6 +182,7 @@ inline void hazard_publish(hazard_ref h, const void* p) noexcept {
 
 template <class T>
 inline T* hazard_reload(const std::atomic<T*>& src) noexcept {
+  if (SAFERECL_MUTANT("MH-41")) return src.load(std::memory_order_relaxed);  // not an acquire
   return src.load(kTsanBuild ? std::memory_order_seq_cst : std::memory_order_acquire);
 }
 

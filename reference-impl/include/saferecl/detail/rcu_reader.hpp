@@ -72,6 +72,7 @@ void rcu_lock_slow(rcu_domain& dom) noexcept;             // first lock(); symme
 void rcu_unlock_slow(rcu_domain& dom) noexcept;           // wake a grace period / run callbacks
 void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the special/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
+void mutant_count_region() noexcept;                       // MR-40 only
 
 struct rcu_domain_access;  // src/rcu.cpp's view of rcu_domain's private state
 

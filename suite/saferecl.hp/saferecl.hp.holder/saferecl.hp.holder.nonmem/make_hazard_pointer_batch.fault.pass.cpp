@@ -94,7 +94,8 @@ TEST_CASE("saferecl.hp.holder.nonmem/5 B3: make_hazard_pointer_batch either succ
 TEST_CASE("saferecl.hp.holder.nonmem/6 B4: make_hazard_pointer_batch reports allocation failure as bad_alloc" *
           doctest::test_suite("cxx29.fault")) {
   // The sweep of B3 already rejects any other exception; here a thread's first call, which
-  // may also set up per-thread state.
+  // may also set up per-thread state. A failure must be reported: a call that returns has
+  // made every element owning.
   check_fault_sweep([](std::size_t allowed) {
     int status = 0;
     std::thread([&] {
@@ -103,6 +104,8 @@ TEST_CASE("saferecl.hp.holder.nonmem/6 B4: make_hazard_pointer_batch reports all
       try {
         sut::make_hazard_pointer_batch(batch);
         status = completion_status();
+        for (const auto& h : batch)
+          if (h.empty()) status = violation("make_hazard_pointer_batch returned and left an element empty");
       } catch (const std::bad_alloc&) {
         status = bad_alloc_status();
       } catch (...) {

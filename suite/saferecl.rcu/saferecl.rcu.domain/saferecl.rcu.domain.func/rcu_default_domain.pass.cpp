@@ -7,7 +7,9 @@
 // Relies on: nothing beyond the declaration; not exercised during static destruction.
 #include "support/test.hpp"
 
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <type_traits>
 
 TEST_CASE("saferecl.rcu.domain.func/1 R28: rcu_default_domain returns the same object, in every thread" *
@@ -20,4 +22,14 @@ TEST_CASE("saferecl.rcu.domain.func/1 R28: rcu_default_domain returns the same o
     if (&sut::rcu_default_domain() != first) mismatches.fetch_add(1);
   });
   CHECK(mismatches.load() == 0);
+}
+
+// A domain made or looked up on first use must be so under a once-guarantee: here the first
+// calls of the process come from eight threads at once.
+TEST_CASE("saferecl.rcu.domain.func/1 R28: concurrent first calls of rcu_default_domain return one object" *
+          doctest::test_suite("core.concurrency")) {
+  std::array<std::atomic<sut::rcu_domain*>, 8> seen{};
+  saferecl::test::run_in_parallel(seen.size(), [&](std::size_t i) { seen[i] = &sut::rcu_default_domain(); });
+  for (const auto& domain : seen) CHECK(domain.load() == seen[0].load());
+  CHECK(seen[0].load() == &sut::rcu_default_domain());
 }

@@ -7,7 +7,8 @@
 //   the evaluation of d1(p) in the domain dom; may evaluate scheduled evaluations in dom.
 //
 // T needs no base class. Relies on: rcu_barrier as the proof that the evaluation ran; no
-// region open in this thread; deleters that report through state living until the barrier
+// region open in this thread (except where a test shows that an evaluation scheduled inside
+// the caller's own region has not run before the region ends); deleters that report through state living until the barrier
 // returns (the test's own locals) or through the object log.
 #include "support/rcu_objects.hpp"
 #include "support/test.hpp"
@@ -185,4 +186,20 @@ TEST_CASE("saferecl.rcu.domain.func/8 R39: rcu_retire of a null pointer calls th
   barrier();
   CHECK(seen.runs == 1);
   CHECK(seen.received == 0);
+}
+
+// A null p is not special: d1(nullptr) is scheduled like any evaluation, so it cannot run
+// before a grace period, and none can end while the caller's own region is open.
+TEST_CASE("saferecl.rcu.domain.func/8 R39: rcu_retire of a null pointer inside the caller's region defers the deleter" *
+          doctest::test_suite("core.semantic")) {
+  observation seen;
+  sut::rcu_domain& dom = sut::rcu_default_domain();
+  dom.lock();
+  sut::rcu_retire(static_cast<plain_object*>(nullptr),
+                  [&seen](plain_object* q) noexcept { seen.record(0, q); });
+  const int runs_inside_the_region = seen.runs;
+  dom.unlock();
+  barrier();
+  CHECK(runs_inside_the_region == 0);
+  CHECK(seen.runs == 1);
 }
