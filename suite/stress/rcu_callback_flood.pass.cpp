@@ -20,7 +20,8 @@
 // The self-propagating callback of rcutorture is left out: a deleter that retires is
 // re-entrant use, implementation-defined ([reentrancy]/1, requirements.md 2.9/3).
 //
-// Knobs: 1.5 s x scale; 2 retirers (x sqrt(scale)); 2 relay readers; floor 50,000.
+// Knobs: 0.6 s quick, 1.5 s x scale above it (suite/README.md, "Stress durations"); 2 retirers
+// (x sqrt(scale)); 2 relay readers; floor 50,000.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -55,7 +56,7 @@ constexpr std::int64_t kPendingShareDivisor = 2;
 TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under a callback flood" *
           doctest::test_suite("qoi.stress")) {
   const std::size_t retirers = threads(2), readers = 2;
-  const auto duration = scaled(1500ms);
+  const auto duration = stress_duration(600ms, 1500ms);
   print_config("RX-06", {{"retirers", str(retirers)}, {"relay_readers", str(readers)},
                          {"pending_floor", std::to_string(kPendingFloor)},
                          {"duration_ms", str(duration.count())}});
