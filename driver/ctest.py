@@ -17,12 +17,6 @@ SANITIZER_OPTIONS = {
     "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
 }
-# The watchdog (support/watchdog.hpp: 60 s by default, for the long runs) of runs at scale 1
-# or below. A hang is the verdict of a few known failures (libcds: six tests that sat out
-# 60 s each, 360 of the 680 test-seconds of the default run of 2026-12-04), while no passing
-# test of any implementation took more than 3.2 s in all, and the longest, liburcu's RS-12
-# chains (20 s), wait in one watchdog scope per rcu_barrier. A user's own setting wins.
-QUICK_WATCHDOG_SECONDS = 30
 EMPTY_JUNIT = ('<?xml version="1.0" encoding="UTF-8"?>\n'
                '<testsuite name="saferecl" tests="0" failures="0" skipped="0" time="0"/>\n')
 
@@ -39,18 +33,7 @@ def test_environment(scale: float, seed: int, extra: dict[str, str]) -> dict[str
     env["SAFERECL_SEED"] = str(seed)
     for key, value in SANITIZER_OPTIONS.items():
         env.setdefault(key, value)
-    if scale <= 1:
-        env.setdefault("SAFERECL_WATCHDOG_SECONDS", str(QUICK_WATCHDOG_SECONDS))
     return env
-
-
-def watchdog_seconds(env: dict[str, str]) -> float:
-    """The watchdog limit the tests of `env` get (support/watchdog.cpp's reading)."""
-    try:
-        seconds = float(env.get("SAFERECL_WATCHDOG_SECONDS", "60"))
-    except ValueError:
-        return 60.0
-    return seconds if seconds > 0 else 60.0
 
 
 def run_ctest(build_dir: Path, impls: list[str], jobs: int, junit: Path, env: dict[str, str],

@@ -19,7 +19,7 @@ from pathlib import Path
 from driver import known_failures, sharding, timings
 from driver.build import BuildTree, tree_dir
 from driver.console import elapsed, say, stage
-from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment, watchdog_seconds
+from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
 from driver.environment import (active_mutant, default_selection, ensure_packages,
                                 packages_for, parse_impls)
 from driver.errors import EXIT_ENVIRONMENT, EXIT_NONCONFORMING, EXIT_OK, UsageError
@@ -95,7 +95,6 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         "shard": shard, "source_revision": sharding.source_revision(), "repeat": options.repeat,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
-        "watchdog_seconds": watchdog_seconds(test_environment(scale, seed, mutant_env)),
         "std_options": options.std, "timings": recorded, **toolchain(build.dir)})
     if not junit.is_file():  # CTest did not run: CI still gets an (empty) junit.xml
         junit.write_text(EMPTY_JUNIT)

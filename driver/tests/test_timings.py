@@ -1,5 +1,5 @@
 """Where a run's time went (driver/timings.py): summed test time per implementation and
-the slowest tests, from junit.xml; and the quick profile's watchdog (driver/ctest.py)."""
+the slowest tests, from junit.xml."""
 
 from driver import timings
 
@@ -38,12 +38,3 @@ def test_no_junit_means_no_test_time(tmp_path):
     recorded = timings.timings(timings.StageClock(), tmp_path / "junit.xml")
     assert recorded["implementations"] == {} and recorded["slowest"] == []
 
-
-def test_the_quick_profile_shortens_the_watchdog_unless_the_user_set_it(monkeypatch):
-    from driver.ctest import QUICK_WATCHDOG_SECONDS, test_environment, watchdog_seconds
-    monkeypatch.delenv("SAFERECL_WATCHDOG_SECONDS", raising=False)
-    assert watchdog_seconds(test_environment(1.0, 1, {})) == QUICK_WATCHDOG_SECONDS
-    assert watchdog_seconds(test_environment(10.0, 1, {})) == 60.0, "full and soak keep 60 s"
-    assert watchdog_seconds(test_environment(1.0, 1, {"SAFERECL_WATCHDOG_SECONDS": "20"})) == 20.0
-    monkeypatch.setenv("SAFERECL_WATCHDOG_SECONDS", "90")
-    assert watchdog_seconds(test_environment(1.0, 1, {})) == 90.0
