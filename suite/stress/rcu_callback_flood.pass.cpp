@@ -58,7 +58,7 @@ constexpr std::int64_t kPendingShareDivisor = 2;
 TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under a callback flood" *
           doctest::test_suite("qoi.stress")) {
   const std::size_t retirers = threads(2), readers = 2;
-  const auto duration = stress_duration(1500ms, 1500ms);
+  const auto duration = scaled(1500ms);
   print_config("RX-06", {{"retirers", str(retirers)}, {"relay_readers", str(readers)},
                          {"pending_floor", std::to_string(kPendingFloor)},
                          {"duration_ms", str(duration.count())}});
