@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from driver import known_failures, sharding
+from driver import known_failures, sharding, timings
 from driver.build import BuildTree, tree_dir
 from driver.console import elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
@@ -53,11 +53,13 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         + (f"; shard {shard}: {mine} of {total} sources" if shard else ""))
     if expected:
         say("known failures: " + ", ".join(f"{path} ({len(entries)})" for path, entries in expected))
+    clock = timings.StageClock()
     stage("configure")
     build = BuildTree(options.sanitizer, impls, options.std,
                       tree_dir(options.sanitizer, options.build_root),
                       timeout=options.timeout, sources=sources)
-    build.configure()
+    with clock.stage("configure"):
+        build.configure()
     implementations = build.implementations()
     for impl in implementations:  # the report's row names the mutant it ran
         if impl["name"] == "mutants" and mutant_env:
@@ -68,27 +70,18 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         say(f"   {impl['name']}: {state}")
 
     stage("build")
-    build.build(options.jobs, report / "build.log")
+    with clock.stage("build"):
+        build.build(options.jobs, report / "build.log")
     for failure in build.failures:
         say(f"   NOT BUILT: {failure['source'] or failure['executable']}")
 
     stage("test")
     junit = report / "junit.xml"
-    if available and options.repeat > 1:
-        rounds = []
-        for n in range(options.repeat):
-            round_seed = (seed + n) & 0xFFFFFFFF
-            say(f"   round {n + 1} of {options.repeat}: seed {round_seed}")
-            path = report / f"junit-{n + 1}.xml"
-            run_ctest(build.dir, available, options.jobs, path,
-                      test_environment(scale, round_seed, mutant_env), options.ctest_args)
-            rounds.append((round_seed, path))
-        soak.write(rounds, junit, report / "soak.json")
-    elif available:
-        env = test_environment(scale, seed, mutant_env)
-        run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args)
+    with clock.stage("test"):
+        run_tests(options, build, available, seed, scale, mutant_env, report)
 
     stage("report")
+    recorded = timings.timings(clock, junit)
     report.copy_in(build.index_path, "index.json")
     report.write_json("implementations.json", implementations)
     report.write_json("build-failures.json", build.failures)
@@ -102,7 +95,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         "shard": shard, "source_revision": sharding.source_revision(), "repeat": options.repeat,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
-        "std_options": options.std, **toolchain(build.dir)})
+        "std_options": options.std, "timings": recorded, **toolchain(build.dir)})
     if not junit.is_file():  # CTest did not run: CI still gets an (empty) junit.xml
         junit.write_text(EMPTY_JUNIT)
     results = report.render()
@@ -118,6 +111,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                                               options.sanitizer):
                 say(f"known failures written: {path}")
     say(f"reports: {final}  (latest: {final.parent / 'latest'})")
+    for line in timings.lines(recorded):
+        say(line)
     say(f"total time {elapsed(started)}")
     unavailable = [n for n in impls if n not in available]
     if options.explicit and unavailable:
@@ -125,6 +120,26 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     if results is None:
         return EXIT_ENVIRONMENT, final
     return (EXIT_OK if known_failures.exit_decision(results) else EXIT_NONCONFORMING), final
+
+
+def run_tests(options: RunOptions, build: BuildTree, available: list[str], seed: int,
+              scale: float, mutant_env: dict[str, str], report: ReportDir) -> None:
+    """CTest over the available implementations into junit.xml; with --repeat N, N rounds
+    with rotating seeds, joined by the soak report."""
+    junit = report / "junit.xml"
+    if available and options.repeat > 1:
+        rounds = []
+        for n in range(options.repeat):
+            round_seed = (seed + n) & 0xFFFFFFFF
+            say(f"   round {n + 1} of {options.repeat}: seed {round_seed}")
+            path = report / f"junit-{n + 1}.xml"
+            run_ctest(build.dir, available, options.jobs, path,
+                      test_environment(scale, round_seed, mutant_env), options.ctest_args)
+            rounds.append((round_seed, path))
+        soak.write(rounds, junit, report / "soak.json")
+    elif available:
+        env = test_environment(scale, seed, mutant_env)
+        run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args)
 
 
 def command(args) -> int:

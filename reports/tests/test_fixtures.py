@@ -175,6 +175,16 @@ def test_mixed_page(rendered):
     assert re.findall(r'<tr id="req-([A-Z]\d+)"', text) == ids, "the matrix lists the rows in catalog order"
 
 
+def test_mixed_run_section_says_where_the_time_went(rendered):
+    """run.json's timings: the stages, each implementation's test time, the slowest tests."""
+    text = (rendered("mixed") / "report.html").read_text()
+    section = text[text.index('<section id="run">'):]
+    assert "Where the time went" in section and "build 120.0 s" in section
+    assert "<td>buggy</td><td>12</td><td>150.3</td>" in section
+    assert "60.1</td><td>TIMEOUT</td>" in section and "R29: a hang" in section
+    assert "<dt>timings</dt>" not in section, "not also dumped as a raw value"
+
+
 def test_mixed_page_escapes_what_the_inputs_say(rendered):
     """Autoescaping: a test name with quotes and a '<' in an output are text, not markup."""
     text = (rendered("mixed") / "report.html").read_text()

@@ -12,7 +12,8 @@
 // the final value equals the number of successful increments (no lost update: a box that
 // was reclaimed and reallocated at the same address under a stale CAS would lose one).
 //
-// Knobs: 1.5 s x scale; 4 workers (x sqrt(scale)).
+// Knobs: 0.6 s quick, 1.5 s x scale above it (suite/README.md, "Stress durations"); 4 workers
+// (x sqrt(scale)).
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
@@ -31,7 +32,7 @@ struct box : payload, sut::hazard_pointer_obj_base<box, poison<box>> {
 TEST_CASE("saferecl.hp.general/6 H8 HX-06: a CAS counter of immutable boxes loses no update" *
           doctest::test_suite("core.stress")) {
   const std::size_t workers = threads(4);
-  const auto duration = scaled(1500ms);
+  const auto duration = stress_duration(600ms, 1500ms);
   print_config("HX-06", {{"workers", str(workers)}, {"duration_ms", str(duration.count())}});
 
   std::atomic<box*> counter{new box(0)};

@@ -16,8 +16,8 @@
 // churned thread has exited and the main thread has retired kDefaultChurn more objects,
 // some of the watched objects have been reclaimed: what exited threads retired is not lost.
 //
-// Knobs: 2 s x scale; 2 writers and waves of 8 (x sqrt(scale)); 200 watched retires per
-// wave thread.
+// Knobs: 0.8 s quick, 2 s x scale above it (suite/README.md, "Stress durations"); 2 writers
+// and waves of 8 (x sqrt(scale)); 200 watched retires per wave thread.
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
@@ -45,7 +45,7 @@ constexpr std::uint64_t kFarAboveAnyBound = 20'000;
 TEST_CASE("saferecl.hp.general/6 H38 HX-09: protection and reclamation survive thread churn" *
           doctest::test_suite("core.stress")) {
   const std::size_t writers = threads(2), wave = threads(8);
-  const auto duration = scaled(2000ms);
+  const auto duration = stress_duration(800ms, 2000ms);
   print_config("HX-09", {{"writers", str(writers)}, {"wave", str(wave)},
                          {"watched_per_thread", str(kWatchedPerThread)},
                          {"duration_ms", str(duration.count())}});

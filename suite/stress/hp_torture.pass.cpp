@@ -16,8 +16,9 @@
 // that hazard pointer is. The age histogram (log2 buckets) shows how stale the protected
 // objects got; a reclamation during a hold shows that passes ran meanwhile.
 //
-// Knobs: 2.5 s x scale; 4 readers, 2 writers (x sqrt(scale)), 1 releaser; a long hold
-// one time in 256, a hand-over one time in 16.
+// Knobs: 1 s quick, 2.5 s x scale above it (suite/README.md, "Stress durations"); 4 readers, 2
+// writers (x sqrt(scale)), 1 releaser; a long hold one time in 256, a hand-over one time in
+// 16.
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
@@ -50,7 +51,7 @@ struct handed_over {
 TEST_CASE("saferecl.hp.general/6 H7 HX-08: protection survives long holds and release on another thread" *
           doctest::test_suite("core.stress")) {
   const std::size_t readers = threads(4), writers = threads(2);
-  const auto duration = scaled(2500ms);
+  const auto duration = stress_duration(1000ms, 2500ms);
   print_config("HX-08", {{"readers", str(readers)}, {"writers", str(writers)},
                          {"releasers", "1"}, {"long_hold", "1/256"}, {"hand_over", "1/16"},
                          {"duration_ms", str(duration.count())}});

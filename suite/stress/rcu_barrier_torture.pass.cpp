@@ -16,8 +16,8 @@
 // returned before a callback that was posted before it had finished, more means some
 // callback ran twice.
 //
-// Knobs: 2 s x scale; 3 posters and 2 readers (x sqrt(scale)), 1 synchronizer; deleter
-// spins 0-20000.
+// Knobs: 0.8 s quick, 2 s x scale above it (suite/README.md, "Stress durations"); 3 posters
+// and 2 readers (x sqrt(scale)), 1 synchronizer; deleter spins 0-20000.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -51,7 +51,7 @@ void slow_count::operator()(callback* p) const noexcept {
 TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every callback posted before it" *
           doctest::test_suite("core.stress")) {
   const std::size_t posters = threads(3), readers = threads(2);
-  const auto duration = scaled(2000ms);
+  const auto duration = stress_duration(800ms, 2000ms);
   print_config("RX-07", {{"posters", str(posters)}, {"readers", str(readers)}, {"synchronizers", "1"},
                          {"deleter_spins", "0-20000"}, {"duration_ms", str(duration.count())}});
 

@@ -14,7 +14,8 @@
 // thread was the one running its deleter (R33, R34); after the final barrier every
 // retired object was reclaimed exactly once (R5).
 //
-// Knobs: 2 s x scale; 4 readers, 2 writers, 2 collectors (x sqrt(scale)); 16 slots.
+// Knobs: 0.8 s quick, 2 s x scale above it (suite/README.md, "Stress durations"); 4 readers, 2
+// writers, 2 collectors (x sqrt(scale)); 16 slots.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -36,7 +37,7 @@ bool unreclaimed(const rcu_object* p) noexcept { return p->alive() && !objects()
 TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-03: a writer's own rcu_barrier reclaims what it retired" *
           doctest::test_suite("core.stress")) {
   const std::size_t readers = threads(4), writers = threads(2), collectors = threads(2);
-  const auto duration = scaled(2000ms);
+  const auto duration = stress_duration(800ms, 2000ms);
   print_config("RX-03", {{"readers", str(readers)}, {"writers", str(writers)},
                          {"collectors", str(collectors)}, {"slots", str(kSlots)},
                          {"duration_ms", str(duration.count())}});

@@ -13,7 +13,8 @@
 // before that region's lock, so the region's unlock -- and the store sequenced before it
 // -- happens before the synchronize returns, and coherence makes the later read see it.
 //
-// Knobs: 1.5 s x scale; 4 readers, 2 synchronizers (x sqrt(scale)).
+// Knobs: 0.6 s quick, 1.5 s x scale above it (suite/README.md, "Stress durations"); 4 readers,
+// 2 synchronizers (x sqrt(scale)).
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -34,7 +35,7 @@ struct alignas(64) reader_indices {
 TEST_CASE("saferecl.rcu.domain.func/2 R29 RX-04: rcu_synchronize waits for every region it saw begin" *
           doctest::test_suite("core.stress")) {
   const std::size_t readers = threads(4), synchronizers = threads(2);
-  const auto duration = scaled(1500ms);
+  const auto duration = stress_duration(600ms, 1500ms);
   print_config("RX-04", {{"readers", str(readers)}, {"synchronizers", str(synchronizers)},
                          {"duration_ms", str(duration.count())}});
 

@@ -13,7 +13,8 @@
 // region is not reclaimed before the region ends, so every sum is exactly 0; after the
 // final rcu_barrier every retired cell was reclaimed exactly once (R5, R33).
 //
-// Knobs: 2 s x scale; 4 readers, 2 updaters (x sqrt(scale)); 1000 slots.
+// Knobs: 0.8 s quick, 2 s x scale above it (suite/README.md, "Stress durations"); 4 readers, 2
+// updaters (x sqrt(scale)); 1000 slots.
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
@@ -37,7 +38,7 @@ constexpr std::size_t kSlots = 1000;
 TEST_CASE("saferecl.rcu.general/5 R3 RX-02: readers never sum a poisoned slot" *
           doctest::test_suite("core.stress")) {
   const std::size_t readers = threads(4), updaters = threads(2);
-  const auto duration = scaled(2000ms);
+  const auto duration = stress_duration(800ms, 2000ms);
   print_config("RX-02", {{"readers", str(readers)}, {"updaters", str(updaters)},
                          {"slots", str(kSlots)}, {"duration_ms", str(duration.count())}});
 

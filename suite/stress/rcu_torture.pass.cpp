@@ -33,8 +33,9 @@
 //    waiters).
 // Writer stalls (a slot that stops changing, a fake writer stuck) end the run with a dump.
 //
-// Knobs: 3 s (RX-01) / 2 s (RX-08, RX-09) x scale; 4 readers, 2 writers, 2 fake writers
-// (x sqrt(scale)); kPipeLen 10; 64 elements per writer.
+// Knobs: 3 s (RX-01) / 2 s (RX-08, RX-09) x scale; RX-08 0.8 s quick (suite/README.md, "Stress
+// durations"); 4 readers, 2 writers, 2 fake writers (x sqrt(scale)); kPipeLen 10; 64 elements
+// per writer.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -158,6 +159,7 @@ struct count_token {
 
 struct options {
   const char* name;
+  std::chrono::milliseconds quick;  // stress_duration's two lengths
   std::chrono::milliseconds base;
   bool read_exit = false;
   bool stutter = false;
@@ -165,7 +167,7 @@ struct options {
 
 void pipe_torture(const options& opt) {
   const std::size_t readers = threads(4), writers = threads(2), fakes = threads(2);
-  const auto duration = scaled(opt.base);
+  const auto duration = stress_duration(opt.quick, opt.base);
   print_config(opt.name, {{"readers", str(readers)}, {"writers", str(writers)},
                           {"fake_writers", str(fakes)}, {"pipe_len", str(kPipeLen)},
                           {"read_exit", opt.read_exit ? "on" : "off"},
@@ -380,15 +382,15 @@ void pipe_torture(const options& opt) {
 
 TEST_CASE("saferecl.rcu.general/5 R3 RX-01: no reader sees an element age by a grace period" *
           doctest::test_suite("core.stress")) {
-  pipe_torture({.name = "RX-01", .base = 3000ms});
+  pipe_torture({.name = "RX-01", .quick = 3000ms, .base = 3000ms});
 }
 
 TEST_CASE("saferecl.rcu.general/5 R3 RX-08: the pipe-count torture survives readers that exit" *
           doctest::test_suite("core.stress")) {
-  pipe_torture({.name = "RX-08", .base = 2000ms, .read_exit = true});
+  pipe_torture({.name = "RX-08", .quick = 800ms, .base = 2000ms, .read_exit = true});
 }
 
 TEST_CASE("saferecl.rcu.general/5 R3 RX-09: the pipe-count torture survives stutter" *
           doctest::test_suite("core.stress")) {
-  pipe_torture({.name = "RX-09", .base = 2000ms, .stutter = true});
+  pipe_torture({.name = "RX-09", .quick = 2000ms, .base = 2000ms, .stutter = true});
 }

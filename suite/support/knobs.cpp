@@ -45,6 +45,11 @@ std::chrono::milliseconds scaled(std::chrono::milliseconds base) {
   return std::chrono::milliseconds(scaled(static_cast<std::uint64_t>(base.count())));
 }
 
+std::chrono::milliseconds stress_duration(std::chrono::milliseconds quick,
+                                          std::chrono::milliseconds unit) {
+  return stress_scale() > 1 ? scaled(unit) : scaled(quick);
+}
+
 void print_config(std::string_view test,
                   std::initializer_list<std::pair<std::string_view, std::string>> extra) {
   std::string line = "[saferecl] " + std::string(test) + ": seed=" + std::to_string(seed()) +

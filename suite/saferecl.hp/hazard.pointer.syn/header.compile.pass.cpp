@@ -15,6 +15,7 @@
 // cases report NOT APPLICABLE. <hazard_pointer> is the first include of this file, and its
 // names are used before anything else is included, except <atomic> and <span>, which the
 // header need not provide and which are included only where those types are spelled.
+// FIRST-INCLUDE: <hazard_pointer>
 #if defined(SAFERECL_STD_HAS_HAZARD_POINTER)
 #if !__has_include(<hazard_pointer>)
 #error "__has_include(<hazard_pointer>) is false in a hosted implementation"

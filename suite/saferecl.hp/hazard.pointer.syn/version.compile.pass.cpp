@@ -6,6 +6,7 @@
 // Relies on: only the std adapter is a standard library (see header.compile.pass.cpp);
 // <version> is the first include of this file, so nothing but <version> can have defined
 // the macro when it is checked. With any other adapter the case reports NOT APPLICABLE.
+// FIRST-INCLUDE: <version>
 #if defined(SAFERECL_STD_HAS_HAZARD_POINTER)
 #include <version>
 

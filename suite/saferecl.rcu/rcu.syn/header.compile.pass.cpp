@@ -15,6 +15,7 @@
 // when <rcu> exists, which is the one thing a translation unit can test before it includes
 // anything; with any other adapter the cases report NOT APPLICABLE. <rcu> is the first
 // include of this file and its names are used before anything else is included.
+// FIRST-INCLUDE: <rcu>
 #if defined(SAFERECL_STD_HAS_RCU)
 #if !__has_include(<rcu>)
 #error "__has_include(<rcu>) is false in a hosted implementation"
