@@ -36,7 +36,7 @@ MAX_ITEMS = 60  # per Markdown section; the HTML page lists everything
 ROW_RANK = {"non-conforming": 3, "warning": 2, "qoi-finding": 1}
 # run.json keys whose difference explains changes between the runs.
 RUN_KEYS = ("sanitizer", "profile", "stress_scale", "seed", "implementations", "compiler_version",
-            "source_revision", "shard", "date")
+            "cxx_standard", "stdlib", "source_revision", "shard", "date")
 
 
 class Unreadable(Exception):

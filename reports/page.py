@@ -12,7 +12,7 @@ import jinja2
 from reports import expectations, protocol
 from reports.bench import bench_table
 from reports.classify import excerpt_of, parse_test_name
-from reports.facts import GENERATOR, dump, findings, run_line
+from reports.facts import GENERATOR, dump, findings, run_line, runtime_caveat
 from reports.model import VERDICT_CSS, Report, Status
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -93,7 +93,7 @@ def report_html(report: Report) -> str:
         if t.verdict == protocol.VERDICT_NOT_BUILT:
             not_built.setdefault((t.impl, t.source), []).append(t)
     return environment().get_template("report.html.j2").render(
-        r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report),
+        r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report), runtime_caveat=runtime_caveat(report),
         findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.WARNING, Status.QOI)},
         loose=[n for n in report.unmapped if report.tests[n].failing],
         coverage=clause_coverage(report),
