@@ -33,7 +33,8 @@
 include(CheckCXXSourceCompiles)
 include(CMakePushCheckState)
 
-# What a probe compiles with: the build's standard, standard library and tier, then `extra`.
+# What a probe compiles with: the build's standard, standard library and tier, then `extra`
+# (try_compile does not add the standard itself: CMP0067 is OLD, see CMakeLists.txt).
 function(saferecl_probe_compile_flags out)
   set(${out} ${SAFERECL_CXX_STANDARD_OPTION} ${SAFERECL_STDLIB_COMPILE_FLAGS} ${SAFERECL_SANITIZER_FLAGS}
       ${ARGN} PARENT_SCOPE)
@@ -50,10 +51,6 @@ function(saferecl_adapter_probe result)
   string(MD5 key "${P_SOURCE}|${P_KEY}|${P_INCLUDES}|${P_LIBRARIES}|${compile_flags}|${link_flags}|${CMAKE_CXX_COMPILER}")
   string(SUBSTRING "${key}" 0 8 key)
   cmake_push_check_state(RESET)
-  # The probe gets the build's standard flag itself (SafereclLanguage.cmake): try_compile
-  # would fail on a C++26 that CMake 3.25 has no flag for.
-  unset(CMAKE_CXX_STANDARD)
-  unset(CMAKE_CXX_EXTENSIONS)
   set(CMAKE_REQUIRED_INCLUDES ${P_INCLUDES})
   set(CMAKE_REQUIRED_LIBRARIES ${P_LIBRARIES})
   string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${compile_flags}")
