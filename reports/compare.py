@@ -21,6 +21,7 @@ without being changes.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from dataclasses import dataclass, field
@@ -146,6 +147,33 @@ def read_side(path: Path) -> Side:
     if not isinstance(doc.get("tests"), list):
         raise Unreadable(f"{file}: has no \"tests\" list")
     return Side(str(path), doc)
+
+
+def as_implementation(side: Side, old_name: str, new_name: str) -> Side:
+    """The side with implementation `old_name` in place of `new_name` (whose own results it
+    drops): compares one implementation's verdicts with another's, test by test, e.g. the
+    reference's against the same code's through the std adapter, from two runs or from one
+    run of both (`compare RUN RUN --as reference=std`)."""
+    doc = copy.deepcopy(side.doc)
+    doc["tests"] = [t for t in doc["tests"] if not (isinstance(t, dict) and t.get("implementation") == new_name)]
+    for row in doc.get("requirements") or []:
+        (row.get("implementations") or {}).pop(new_name, None)
+    doc["implementations"] = [i for i in doc.get("implementations") or []
+                              if not (isinstance(i, dict) and i.get("name") == new_name)]
+    prefix = old_name + "/"
+    for t in doc["tests"]:
+        if isinstance(t, dict) and t.get("implementation") == old_name:
+            t["implementation"] = new_name
+            if str(t.get("name", "")).startswith(prefix):
+                t["name"] = new_name + "/" + t["name"][len(prefix):]
+    for row in doc.get("requirements") or []:
+        cells = row.get("implementations") or {}
+        if old_name in cells:
+            cells[new_name] = cells.pop(old_name)
+    for impl in doc.get("implementations") or []:
+        if isinstance(impl, dict) and impl.get("name") == old_name:
+            impl["name"] = new_name
+    return Side(f"{side.label} ({old_name} as {new_name})", doc)
 
 
 def test_key(t: dict) -> tuple[str, str]:

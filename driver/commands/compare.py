@@ -12,8 +12,16 @@ from reports.text import write_atomically
 
 
 def command(args) -> int:
+    renames = [pair.split("=", 1) for pair in args.as_implementation or []]
+    if any(len(pair) != 2 or not all(pair) for pair in renames):
+        print(f"conformance compare: --as takes OLD=NEW implementation names, got {args.as_implementation}",
+              file=sys.stderr)
+        return EXIT_USAGE
     try:
-        comparison = cmp.compare(cmp.read_side(args.old), cmp.read_side(args.new))
+        old = cmp.read_side(args.old)
+        for old_name, new_name in renames:
+            old = cmp.as_implementation(old, old_name, new_name)
+        comparison = cmp.compare(old, cmp.read_side(args.new))
     except cmp.Unreadable as e:
         print(f"conformance compare: {e}", file=sys.stderr)
         return EXIT_USAGE if not (args.old.exists() and args.new.exists()) else EXIT_ENVIRONMENT

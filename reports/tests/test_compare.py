@@ -122,3 +122,17 @@ def test_unreadable_sides(tmp_path, capsys):
         cmp.read_side(wrong)
     assert cmp.main([str(wrong), str(wrong)]) == cmp.EXIT_UNREADABLE
     assert "compare:" in capsys.readouterr().err
+
+
+def test_as_compares_one_implementation_with_another(runs):
+    """`compare REF STD --as reference=std`: the reference's own verdicts against the same
+    code's through another adapter (here a copy of the run with reference renamed std)."""
+    reference_run = cmp.read_side(runs[0])
+    std_run = cmp.as_implementation(reference_run, "reference", "std")
+    assert {c.kind for c in cmp.compare(reference_run, std_run).tests} == {"added", "removed"}
+    same = cmp.compare(cmp.as_implementation(reference_run, "reference", "std"), std_run)
+    assert same.tests == [] and same.rows == [] and same.exit_status == cmp.EXIT_OK
+    assert reference_run.doc["implementations"][0]["name"] in ("reference", "buggy")  # not mutated
+    # One run of both: buggy's own results give way to the reference's.
+    both = cmp.compare(cmp.as_implementation(reference_run, "reference", "buggy"), reference_run)
+    assert both.of("regression") and {c.implementation for c in both.tests} == {"buggy"}
