@@ -119,9 +119,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("new", type=Path, help="the later run")
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown to FILE")
     p.add_argument("--html", type=Path, metavar="FILE", help="write the comparison as a page")
-    p.add_argument("--as", dest="as_implementation", action="append", metavar="OLD=NEW",
-                   help="compare OLD's implementation OLD with NEW's implementation NEW, e.g. "
-                        "reference=std: the reference's verdicts against the std adapter's")
+    p.add_argument("--as", dest="as_implementation", metavar="A=B",
+                   help="compare only implementation A of OLD with implementation B of NEW, e.g. "
+                        "reference=std: the reference's verdicts against the std adapter's (OLD "
+                        "and NEW may be one run of both)")
     p.set_defaults(func=compare.command)
 
     p = sub.add_parser("merge", help="the shards of one run (run --shard K/N) into one report")

@@ -149,31 +149,27 @@ def read_side(path: Path) -> Side:
     return Side(str(path), doc)
 
 
-def as_implementation(side: Side, old_name: str, new_name: str) -> Side:
-    """The side with implementation `old_name` in place of `new_name` (whose own results it
-    drops): compares one implementation's verdicts with another's, test by test, e.g. the
-    reference's against the same code's through the std adapter, from two runs or from one
-    run of both (`compare RUN RUN --as reference=std`)."""
+def only_implementation(side: Side, name: str, renamed: str | None = None) -> Side:
+    """The side with only implementation `name`'s results, called `renamed` if given: for
+    comparing one implementation's verdicts with another's, test by test, e.g. the reference's
+    against the same code's through the std adapter (`compare OLD NEW --as reference=std`,
+    OLD and NEW possibly one run of both)."""
+    renamed = renamed or name
     doc = copy.deepcopy(side.doc)
-    doc["tests"] = [t for t in doc["tests"] if not (isinstance(t, dict) and t.get("implementation") == new_name)]
-    for row in doc.get("requirements") or []:
-        (row.get("implementations") or {}).pop(new_name, None)
-    doc["implementations"] = [i for i in doc.get("implementations") or []
-                              if not (isinstance(i, dict) and i.get("name") == new_name)]
-    prefix = old_name + "/"
-    for t in doc["tests"]:
-        if isinstance(t, dict) and t.get("implementation") == old_name:
-            t["implementation"] = new_name
-            if str(t.get("name", "")).startswith(prefix):
-                t["name"] = new_name + "/" + t["name"][len(prefix):]
+    prefix = name + "/"
+    tests = [t for t in doc["tests"] if isinstance(t, dict) and t.get("implementation") == name]
+    for t in tests:
+        t["implementation"] = renamed
+        if str(t.get("name", "")).startswith(prefix):
+            t["name"] = renamed + "/" + t["name"][len(prefix):]
+    doc["tests"] = tests
     for row in doc.get("requirements") or []:
         cells = row.get("implementations") or {}
-        if old_name in cells:
-            cells[new_name] = cells.pop(old_name)
-    for impl in doc.get("implementations") or []:
-        if isinstance(impl, dict) and impl.get("name") == old_name:
-            impl["name"] = new_name
-    return Side(f"{side.label} ({old_name} as {new_name})", doc)
+        row["implementations"] = {renamed: cells[name]} if name in cells else {}
+    doc["implementations"] = [dict(i, name=renamed) for i in doc.get("implementations") or []
+                              if isinstance(i, dict) and i.get("name") == name]
+    label = side.label + (f" ({name} as {renamed})" if renamed != name else f" ({name})")
+    return Side(label, doc)
 
 
 def test_key(t: dict) -> tuple[str, str]:

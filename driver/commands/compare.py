@@ -12,16 +12,16 @@ from reports.text import write_atomically
 
 
 def command(args) -> int:
-    renames = [pair.split("=", 1) for pair in args.as_implementation or []]
-    if any(len(pair) != 2 or not all(pair) for pair in renames):
-        print(f"conformance compare: --as takes OLD=NEW implementation names, got {args.as_implementation}",
+    pair = args.as_implementation.split("=", 1) if args.as_implementation else None
+    if pair is not None and (len(pair) != 2 or not all(pair)):
+        print(f"conformance compare: --as takes OLD=NEW implementation names, got {args.as_implementation!r}",
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        old = cmp.read_side(args.old)
-        for old_name, new_name in renames:
-            old = cmp.as_implementation(old, old_name, new_name)
-        comparison = cmp.compare(old, cmp.read_side(args.new))
+        old, new = cmp.read_side(args.old), cmp.read_side(args.new)
+        if pair:
+            old, new = cmp.only_implementation(old, pair[0], pair[1]), cmp.only_implementation(new, pair[1])
+        comparison = cmp.compare(old, new)
     except cmp.Unreadable as e:
         print(f"conformance compare: {e}", file=sys.stderr)
         return EXIT_USAGE if not (args.old.exists() and args.new.exists()) else EXIT_ENVIRONMENT
