@@ -172,6 +172,18 @@ def only_implementation(side: Side, name: str, renamed: str | None = None) -> Si
     return Side(label, doc)
 
 
+def read_sides(old: Path, new: Path, pair: str | None = None) -> tuple[Side, Side]:
+    """Both sides; with `pair` "A=B" only implementation A of OLD, as B, and B of NEW.
+    Raises Unreadable for a side, ValueError for a malformed pair."""
+    names = pair.split("=", 1) if pair else []
+    if pair and (len(names) != 2 or not all(names)):
+        raise ValueError(f"--as takes A=B (two implementation names), got {pair!r}")
+    old_side, new_side = read_side(old), read_side(new)
+    if names:
+        old_side, new_side = only_implementation(old_side, names[0], names[1]), only_implementation(new_side, names[1])
+    return old_side, new_side
+
+
 def test_key(t: dict) -> tuple[str, str]:
     return (str(t.get("implementation", "")), str(t.get("name", "")))
 
@@ -311,9 +323,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("new", type=Path, help="the later run")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown here")
     parser.add_argument("--html", type=Path, metavar="FILE", help="write the HTML page here")
+    parser.add_argument("--as", dest="pair", metavar="A=B",
+                        help="only implementation A of OLD against implementation B of NEW")
     args = parser.parse_args(argv)
     try:
-        c = compare(read_side(args.old), read_side(args.new))
+        c = compare(*read_sides(args.old, args.new, args.pair))
+    except ValueError as e:
+        parser.error(str(e))
     except Unreadable as e:
         print(f"compare: {e}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -12,16 +12,11 @@ from reports.text import write_atomically
 
 
 def command(args) -> int:
-    pair = args.as_implementation.split("=", 1) if args.as_implementation else None
-    if pair is not None and (len(pair) != 2 or not all(pair)):
-        print(f"conformance compare: --as takes OLD=NEW implementation names, got {args.as_implementation!r}",
-              file=sys.stderr)
-        return EXIT_USAGE
     try:
-        old, new = cmp.read_side(args.old), cmp.read_side(args.new)
-        if pair:
-            old, new = cmp.only_implementation(old, pair[0], pair[1]), cmp.only_implementation(new, pair[1])
-        comparison = cmp.compare(old, new)
+        comparison = cmp.compare(*cmp.read_sides(args.old, args.new, args.as_implementation))
+    except ValueError as e:
+        print(f"conformance compare: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except cmp.Unreadable as e:
         print(f"conformance compare: {e}", file=sys.stderr)
         return EXIT_USAGE if not (args.old.exists() and args.new.exists()) else EXIT_ENVIRONMENT
