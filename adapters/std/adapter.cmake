@@ -86,6 +86,7 @@ function(_saferecl_std_unavailable_reason out)
   list(TRANSFORM SAFERECL_STD_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE includes)
   string(REPLACE ";" " " command
          "${CMAKE_CXX_COMPILER};${compile_flags};${includes};${link_flags};${SAFERECL_STD_LINK_LIBRARIES}")
+  string(STRIP "${command}" command)
   set(${out} "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}: ${hp}; ${rcu} (checked with: ${command})" PARENT_SCOPE)
 endfunction()
 
