@@ -70,9 +70,9 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                       compiler_command=options.compiler, mode=options.mode)
     build.configure()
     mode, runtime = build.language(), cxx_runtime(build, options.sanitizer)
+    seen = {True: "yes", False: "NO", None: f"unknown ({runtime.get('detail')})"}
     say(f"   {build.compiler().version}; {mode.standard} ({mode.flag}); C++ runtime {runtime['library']}"
-        + (f"; TSan sees its synchronization: {'yes' if runtime['instrumented'] else 'NO'}"
-           if "instrumented" in runtime else ""))
+        + (f"; TSan sees its synchronization: {seen[runtime['instrumented']]}" if "instrumented" in runtime else ""))
     if warning := runtime_probe.header_line(runtime):
         say("   WARNING: " + warning)
     implementations = build.implementations()
