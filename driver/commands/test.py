@@ -5,6 +5,7 @@
   2. the battery passes against the reference implementation under TSan and ASan;
   3. the std adapter validates a standard-library-style include tree, under TSan with the
      default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
+     in C++20 mode, where the tree announces nothing, it says why it is unavailable;
   4. the reference on a slice of the battery, run whole and in 3 shards merged
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
@@ -114,6 +115,24 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
         return False
     say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
         f"{passed} tests passed ({report})")
+    return mode is not None or std_unavailable_says_why(sanitizer, library)
+
+
+def std_unavailable_says_why(sanitizer: str, library: Path) -> bool:
+    """In C++20 mode the vendor tree announces nothing (as libc++ does): the adapter must be
+    unavailable and say which check failed, suggest the standard, and give the command line."""
+    stage("std self-test: the vendor tree in C++20 mode must be unavailable, saying why")
+    tree = BuildTree(sanitizer, ["std"], vendor_std_options(library),
+                     tree_dir(sanitizer, STD_SELFTEST_ROOT / "diagnosis"), mode=Request("c++20"))
+    tree.configure()
+    std = {i["name"]: i for i in tree.implementations()}["std"]
+    reason = std.get("reason", "")
+    expected = ("<hazard_pointer> found but __cpp_lib_hazard_pointer undefined", "in C++20 mode: try --std c++26",
+                "checked with: ")
+    if std["available"] or not all(part in reason for part in expected):
+        say(f"   FAIL  std in C++20 mode: available {std['available']}, reason {reason!r}")
+        return False
+    say(f"   PASS  std in C++20 mode: unavailable: {reason[:160]}...")
     return True
 
 
