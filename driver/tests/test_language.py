@@ -129,3 +129,13 @@ def test_the_report_warns_only_when_tsan_cannot_see_the_runtime():
     assert runtime_caveat(Report(run={"cxx_runtime": {"library": "libstdc++ 1", "instrumented": True}})) is None
     assert runtime_caveat(Report(run={"cxx_runtime": {"library": "libc++ 1"}})) is None  # asan/none tiers
     assert runtime_caveat(Report(run={})) is None
+
+
+def test_sanitizer_reports_name_the_symbolizer(monkeypatch):
+    """clang 22's TSan runtime finds no symbolizer by itself here (only llvm-14's is on PATH):
+    without it a race report has no function names."""
+    from driver import ctest
+    monkeypatch.delenv("TSAN_OPTIONS", raising=False)
+    env = ctest.test_environment(1.0, 1, {})
+    assert f"external_symbolizer_path={shutil.which('llvm-symbolizer')}" in env["TSAN_OPTIONS"]
+    assert env["TSAN_OPTIONS"].startswith(ctest.SANITIZER_OPTIONS["TSAN_OPTIONS"])
