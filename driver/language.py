@@ -22,7 +22,7 @@ import hashlib
 import re
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -62,7 +62,6 @@ class Language:
     include_dirs: tuple[str, ...] = ()
     library_dirs: tuple[str, ...] = ()
     static_runtime: bool = False
-    request: Request = field(default_factory=Request)
 
     def compile_flags(self) -> list[str]:
         flags = [self.flag] + ([f"-stdlib={self.stdlib}"] if self.stdlib else [])
@@ -197,18 +196,16 @@ def resolve(request: Request, compiler_path: str) -> Language:
     # compiler's own libc++ is linked statically; a library built from source links from its
     # directories.
     static = request.stdlib == "libc++" and not request.library_dirs
-    base = Language("c++20", "", stdlib, request.include_dirs, request.library_dirs, static, request)
     last_error = ""
     for standard in ([request.standard] if request.standard else STANDARDS):
         for spelling in SPELLINGS[standard]:
-            candidate = Language(standard, f"-std={spelling}", stdlib, base.include_dirs,
-                                 base.library_dirs, static, request)
+            candidate = Language(standard, f"-std={spelling}", stdlib, request.include_dirs,
+                                 request.library_dirs, static)
             ok, last_error = _compiles(compiler_path, candidate.compile_flags(), candidate.link_flags())
             if ok:
                 return candidate
-    asked = request.standard or "C++20 or later"
+    library = candidate.compile_flags()[1:] + candidate.link_flags()
     first = next((line for line in last_error.splitlines() if "error" in line), last_error.strip()[:240])
     packages = " (Debian: libc++-N-dev libc++abi-N-dev for clang++-N)" if request.stdlib == "libc++" else ""
-    raise EnvironmentProblem(f"{compiler_path} cannot build {asked} with "
-                             f"{' '.join(base.compile_flags()[1:] + base.link_flags()) or 'its default library'}: "
-                             f"{first.strip()}{packages}")
+    raise EnvironmentProblem(f"{compiler_path} cannot build {request.standard or 'C++20 or later'} with "
+                             f"{' '.join(library) or 'its default library'}: {first.strip()}{packages}")
