@@ -58,19 +58,24 @@ class Language:
     """A resolved mode: what the build tree gets."""
     standard: str  # c++20, c++23 or c++26
     flag: str  # the compiler's spelling, e.g. -std=c++2c
-    stdlib: str | None  # None: the compiler's default, not passed
+    stdlib: str | None  # None: the compiler's default
     include_dirs: tuple[str, ...] = ()
     library_dirs: tuple[str, ...] = ()
     static_runtime: bool = False
+    stdlib_option: bool = True  # clang's -stdlib=; g++ has one library and no such option
+
+    @property
+    def stdlib_flags(self) -> list[str]:
+        return [f"-stdlib={self.stdlib}"] if self.stdlib and self.stdlib_option else []
 
     def compile_flags(self) -> list[str]:
-        flags = [self.flag] + ([f"-stdlib={self.stdlib}"] if self.stdlib else [])
+        flags = [self.flag] + self.stdlib_flags
         if self.include_dirs:
             flags += ["-nostdinc++", *(f"-isystem{d}" for d in self.include_dirs)]
         return flags
 
     def link_flags(self) -> list[str]:
-        flags = [f"-stdlib={self.stdlib}"] if self.stdlib else []
+        flags = list(self.stdlib_flags)
         for d in self.library_dirs:
             flags += [f"-L{d}", f"-Wl,-rpath,{d}"]
         return flags + (["-static-libstdc++"] if self.static_runtime else [])
@@ -79,7 +84,7 @@ class Language:
         """Always every entry: CMake caches them, and a mode must not inherit an earlier one's."""
         return {"SAFERECL_CXX_STANDARD": self.standard.removeprefix("c++"),
                 "SAFERECL_CXX_STANDARD_FLAG": self.flag,
-                "SAFERECL_STDLIB": self.stdlib or "",
+                "SAFERECL_STDLIB": self.stdlib if self.stdlib_flags else "",
                 "SAFERECL_STDLIB_INCLUDE_DIRS": ";".join(self.include_dirs),
                 "SAFERECL_STDLIB_LIBRARY_DIRS": ";".join(self.library_dirs),
                 "SAFERECL_STDLIB_STATIC": "ON" if self.static_runtime else "OFF"}
@@ -191,7 +196,6 @@ def resolve(request: Request, compiler_path: str) -> Language:
     clang = is_clang(compiler_path)
     if request.stdlib == "libc++" and not clang:
         raise UsageError(f"--stdlib libc++ needs clang (-stdlib= is a clang option); {compiler_path} is not")
-    stdlib = request.stdlib if clang else None  # g++ has one library: it takes no -stdlib=
     # Debian's libc++-22-dev resolves the shared libc++.so to the LLVM 19 runtime: the
     # compiler's own libc++ is linked statically; a library built from source links from its
     # directories.
@@ -199,8 +203,8 @@ def resolve(request: Request, compiler_path: str) -> Language:
     last_error = ""
     for standard in ([request.standard] if request.standard else STANDARDS):
         for spelling in SPELLINGS[standard]:
-            candidate = Language(standard, f"-std={spelling}", stdlib, request.include_dirs,
-                                 request.library_dirs, static)
+            candidate = Language(standard, f"-std={spelling}", request.stdlib, request.include_dirs,
+                                 request.library_dirs, static, stdlib_option=clang)
             ok, last_error = _compiles(compiler_path, candidate.compile_flags(), candidate.link_flags())
             if ok:
                 return candidate

@@ -139,3 +139,9 @@ def test_sanitizer_reports_name_the_symbolizer(monkeypatch):
     env = ctest.test_environment(1.0, 1, {})
     assert f"external_symbolizer_path={shutil.which('llvm-symbolizer')}" in env["TSAN_OPTIONS"]
     assert env["TSAN_OPTIONS"].startswith(ctest.SANITIZER_OPTIONS["TSAN_OPTIONS"])
+
+
+def test_gxx_takes_no_stdlib_option_but_the_run_names_its_library():
+    mode = language.resolve(Request(stdlib="libstdc++"), shutil.which("g++-12"))
+    assert "-stdlib=libstdc++" not in mode.compile_flags() + mode.link_flags()
+    assert mode.cmake_definitions()["SAFERECL_STDLIB"] == "" and mode.describe()["stdlib"] == "libstdc++"
