@@ -19,7 +19,8 @@
 #                                      exit-time sleep, 1 s per process, shortened to 50 ms)
 #
 # The probe (adapters/<name>/probe.cpp: a main() that touches every mapped operation) is
-# compiled and linked like the battery: C++20 and the tier's sanitizer flags, so an adapter
+# compiled and linked like the battery: its standard, standard library and the tier's
+# sanitizer flags, so an adapter
 # that would not build in this tier is reported unavailable, with the reason, instead of
 # failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
 #
@@ -32,15 +33,28 @@
 include(CheckCXXSourceCompiles)
 include(CMakePushCheckState)
 
+# What a probe compiles with: the build's standard, standard library and tier, then `extra`
+# (try_compile does not add the standard itself: CMP0067 is OLD, see CMakeLists.txt).
+function(saferecl_probe_compile_flags out)
+  set(${out} ${SAFERECL_CXX_STANDARD_OPTION} ${SAFERECL_STDLIB_COMPILE_FLAGS} ${SAFERECL_SANITIZER_FLAGS}
+      ${ARGN} PARENT_SCOPE)
+endfunction()
+
+function(saferecl_probe_link_flags out)
+  set(${out} ${SAFERECL_SANITIZER_FLAGS} ${SAFERECL_STDLIB_LINK_FLAGS} PARENT_SCOPE)
+endfunction()
+
 function(saferecl_adapter_probe result)
   cmake_parse_arguments(PARSE_ARGV 1 P "" "SOURCE;KEY" "INCLUDES;LIBRARIES;FLAGS")
-  string(MD5 key "${P_SOURCE}|${P_KEY}|${P_INCLUDES}|${P_LIBRARIES}|${P_FLAGS}|${CMAKE_CXX_COMPILER}|${SAFERECL_SANITIZER_FLAGS}")
+  saferecl_probe_compile_flags(compile_flags ${P_FLAGS})
+  saferecl_probe_link_flags(link_flags)
+  string(MD5 key "${P_SOURCE}|${P_KEY}|${P_INCLUDES}|${P_LIBRARIES}|${compile_flags}|${link_flags}|${CMAKE_CXX_COMPILER}")
   string(SUBSTRING "${key}" 0 8 key)
   cmake_push_check_state(RESET)
   set(CMAKE_REQUIRED_INCLUDES ${P_INCLUDES})
   set(CMAKE_REQUIRED_LIBRARIES ${P_LIBRARIES})
-  string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${SAFERECL_SANITIZER_FLAGS};${P_FLAGS}")
-  set(CMAKE_REQUIRED_LINK_OPTIONS ${SAFERECL_SANITIZER_FLAGS})
+  string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${compile_flags}")
+  set(CMAKE_REQUIRED_LINK_OPTIONS ${link_flags})
   set(CMAKE_REQUIRED_QUIET ON)
   check_cxx_source_compiles("${P_SOURCE}" SAFERECL_PROBE_${result}_${key})
   cmake_pop_check_state()

@@ -20,8 +20,9 @@ import time
 from functools import cache
 from pathlib import Path
 
-from driver import compilers
+from driver import compilers, language
 from driver.console import elapsed, say
+from driver.environment import ensure_packages
 from driver.errors import EnvironmentProblem
 from driver.options import SANITIZERS
 from driver.paths import BUILD, ROOT
@@ -96,16 +97,19 @@ class BuildTree:
     adapter's options, SAFERECL_API_MUTANT, SAFERECL_BENCHMARKS)."""
 
     def __init__(self, sanitizer: str, impls: list[str], definitions: dict[str, str],
-                 directory: Path, timeout: int | None = None, sources: str = ""):
+                 directory: Path, timeout: int | None = None, sources: str = "",
+                 compiler_command: str | None = None, mode: language.Request | None = None):
         self.sanitizer = sanitizer
         self.preset = SANITIZERS[sanitizer]
         self.impls = impls
         self.definitions = definitions
-        # --cxx / CXX: a tree of its own per compiler (driver/compilers.py), checked at configure.
-        self.compiler_command = compilers.requested()
+        # --cxx / CXX and --std / --stdlib (or the caller's own): a tree of its own per
+        # compiler and mode (driver/compilers.py, driver/language.py), checked at configure.
+        self.compiler_command = compiler_command or compilers.requested()
+        self.mode = mode if mode is not None else language.requested()
         if self.compiler_command:
             directory = directory.with_name(f"{directory.name}-{compilers.tag_of(self.compiler_command)}")
-        self.dir = directory
+        self.dir = directory.with_name(directory.name + language.tree_suffix(self.mode))
         self.timeout = timeout  # CTest TIMEOUT of one test case; None: the CMake default
         self.sources = sources  # regex of the suite sources to build (SAFERECL_SOURCES)
         self.excluded: list[str] = []  # "<impl>|<suite-relative source>"
@@ -124,6 +128,7 @@ class BuildTree:
         args += [f"-D{k}={v}" for k, v in self.definitions.items()]
         args.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={ccache() or ''}")
         args.append(f"-DSAFERECL_PRECOMPILED_HEADER={'ON' if self.precompiled_header else 'OFF'}")
+        args += [f"-D{k}={v}" for k, v in self.language().cmake_definitions().items()]
         if self.compiler_command:
             args.append(f"-DCMAKE_CXX_COMPILER={self.compiler().path}")
         if self.timeout is not None:
@@ -135,10 +140,20 @@ class BuildTree:
 
     @cache
     def compiler(self) -> compilers.Compiler:
-        """The --cxx / CXX compiler, found (or installed) and able to build this tier."""
+        """The --cxx / CXX compiler (else the presets'), found (or installed) and able to
+        build this tier."""
+        if not self.compiler_command:
+            return compilers.resolve(compilers.PRESET_COMPILER)
         compiler = compilers.resolve(self.compiler_command)
         compilers.check_tier(compiler, self.sanitizer)
         return compiler
+
+    @cache
+    def language(self) -> language.Language:
+        """The tree's standard and standard library, resolved for its compiler (with
+        Debian's libc++ installed when a clang++-N is to use it)."""
+        ensure_packages(language.debian_packages(self.mode, self.compiler().command))
+        return language.resolve(self.mode, self.compiler().path)
 
     def implementations(self) -> list[dict]:
         """implementations.json of the tree: each adapter, available or why not."""

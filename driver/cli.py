@@ -19,6 +19,7 @@ import os
 import sys
 from pathlib import Path
 
+from driver import language
 from driver.commands import bench, compare, merge, mutants, run, test
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
@@ -44,6 +45,17 @@ def _compiler_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cxx", metavar="PATH",
                    help="C++ compiler (default: $CXX, else clang++), e.g. clang++-19 or g++-12; "
                         "its build trees are build/<tier>-<compiler>")
+    p.add_argument("--std", choices=sorted(language.STANDARDS),
+                   help="C++ standard of every translation unit (default: the newest the compiler "
+                        "builds); its build trees get a -c++NN suffix")
+    p.add_argument("--stdlib", choices=language.STDLIBS,
+                   help="standard library of every translation unit (clang's -stdlib=; default: "
+                        "the compiler's); Debian's libc++ is linked statically")
+    p.add_argument("--stdlib-include", action="append", metavar="DIR",
+                   help="a standard library built from source: its header directory, replacing "
+                        "the compiler's (-nostdinc++ -isystem DIR; repeatable)")
+    p.add_argument("--stdlib-libdir", action="append", metavar="DIR",
+                   help="... and its library directory (-L DIR with an rpath; repeatable)")
 
 
 def _implementation_options(p: argparse.ArgumentParser) -> None:
@@ -107,6 +119,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("new", type=Path, help="the later run")
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown to FILE")
     p.add_argument("--html", type=Path, metavar="FILE", help="write the comparison as a page")
+    p.add_argument("--as", dest="as_implementation", metavar="A=B",
+                   help="compare only implementation A of OLD with implementation B of NEW, e.g. "
+                        "reference=std: the reference's verdicts against the std adapter's (OLD "
+                        "and NEW may be one run of both)")
     p.set_defaults(func=compare.command)
 
     p = sub.add_parser("merge", help="the shards of one run (run --shard K/N) into one report")
@@ -149,11 +165,23 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def language_request(args: argparse.Namespace) -> language.Request:
+    """--std, --stdlib and the library directories, checked against --std-flags/--std-libs."""
+    request = language.parse_request(args.std, args.stdlib, args.stdlib_include, args.stdlib_libdir)
+    problems = language.contradictions(request, getattr(args, "std_flags", None),
+                                       getattr(args, "std_libs", None))
+    if problems:
+        raise UsageError("; ".join(problems))
+    return request
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
         os.environ["CXX"] = args.cxx
     try:
+        if hasattr(args, "std"):  # likewise the mode (driver/language.py)
+            language.select(language_request(args))
         return args.func(args)
     except UsageError as e:
         print(f"conformance: {e}", file=sys.stderr)

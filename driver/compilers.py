@@ -29,6 +29,7 @@ from driver.environment import ensure_packages
 from driver.errors import EnvironmentProblem
 
 ENVIRONMENT = "CXX"
+PRESET_COMPILER = "clang++"  # CMakePresets.json's
 # The tiers' flags, as cmake/SafereclSanitizers.cmake sets them (the probe needs only the
 # parts that can fail: the standard, the sanitizer runtime, threads).
 TIER_FLAGS = {"tsan": ["-fsanitize=thread", "-O1"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -31,9 +32,21 @@ def test_environment(scale: float, seed: int, extra: dict[str, str]) -> dict[str
     env.update(extra)
     env["SAFERECL_STRESS_SCALE"] = str(scale)
     env["SAFERECL_SEED"] = str(seed)
-    for key, value in SANITIZER_OPTIONS.items():
+    for key, value in sanitizer_options().items():
         env.setdefault(key, value)
     return env
+
+
+def sanitizer_options() -> dict[str, str]:
+    """SANITIZER_OPTIONS, naming the symbolizer on PATH: the runtimes of a clang++-N without
+    its llvm-N package find none by themselves, and a race report without function names
+    cannot say whether its stacks lie in the test, the implementation or the C++ runtime."""
+    symbolizer = shutil.which("llvm-symbolizer")
+    if symbolizer is None:
+        return dict(SANITIZER_OPTIONS)
+    return {key: value + (f":external_symbolizer_path={symbolizer}" if key == "ASAN_OPTIONS"
+                          else f" external_symbolizer_path={symbolizer}" if key == "TSAN_OPTIONS" else "")
+            for key, value in SANITIZER_OPTIONS.items()}
 
 
 def run_ctest(build_dir: Path, impls: list[str], jobs: int, junit: Path, env: dict[str, str],

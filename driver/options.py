@@ -9,6 +9,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from driver.language import Request
 from driver.paths import DEFAULT_OUT
 
 SANITIZERS = {"tsan": "tsan", "asan": "asan", "none": "release"}  # sanitizer -> CMake preset
@@ -52,6 +53,8 @@ class RunOptions:
     shard: str | None = None  # "K/N": only that part of the selection (reports/shards.py)
     durations: Path | None = None  # a previous results.json to balance the shards by
     repeat: int = 1  # rounds of CTest, seeds rotating (reports/soak.py)
+    compiler: str | None = None  # None: --cxx / CXX / the presets'
+    mode: Request | None = None  # standard and library; None: --std / --stdlib's
 
     @property
     def stress_scale(self) -> float:

@@ -21,6 +21,7 @@ without being changes.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ MAX_ITEMS = 60  # per Markdown section; the HTML page lists everything
 ROW_RANK = {"non-conforming": 3, "warning": 2, "qoi-finding": 1}
 # run.json keys whose difference explains changes between the runs.
 RUN_KEYS = ("sanitizer", "profile", "stress_scale", "seed", "implementations", "compiler_version",
-            "source_revision", "shard", "date")
+            "cxx_standard", "stdlib", "source_revision", "shard", "date")
 
 
 class Unreadable(Exception):
@@ -146,6 +147,41 @@ def read_side(path: Path) -> Side:
     if not isinstance(doc.get("tests"), list):
         raise Unreadable(f"{file}: has no \"tests\" list")
     return Side(str(path), doc)
+
+
+def only_implementation(side: Side, name: str, renamed: str | None = None) -> Side:
+    """The side with only implementation `name`'s results, called `renamed` if given: for
+    comparing one implementation's verdicts with another's, test by test, e.g. the reference's
+    against the same code's through the std adapter (`compare OLD NEW --as reference=std`,
+    OLD and NEW possibly one run of both)."""
+    renamed = renamed or name
+    doc = copy.deepcopy(side.doc)
+    prefix = name + "/"
+    tests = [t for t in doc["tests"] if isinstance(t, dict) and t.get("implementation") == name]
+    for t in tests:
+        t["implementation"] = renamed
+        if str(t.get("name", "")).startswith(prefix):
+            t["name"] = renamed + "/" + t["name"][len(prefix):]
+    doc["tests"] = tests
+    for row in doc.get("requirements") or []:
+        cells = row.get("implementations") or {}
+        row["implementations"] = {renamed: cells[name]} if name in cells else {}
+    doc["implementations"] = [dict(i, name=renamed) for i in doc.get("implementations") or []
+                              if isinstance(i, dict) and i.get("name") == name]
+    label = side.label + (f" ({name} as {renamed})" if renamed != name else f" ({name})")
+    return Side(label, doc)
+
+
+def read_sides(old: Path, new: Path, pair: str | None = None) -> tuple[Side, Side]:
+    """Both sides; with `pair` "A=B" only implementation A of OLD, as B, and B of NEW.
+    Raises Unreadable for a side, ValueError for a malformed pair."""
+    names = pair.split("=", 1) if pair else []
+    if pair and (len(names) != 2 or not all(names)):
+        raise ValueError(f"--as takes A=B (two implementation names), got {pair!r}")
+    old_side, new_side = read_side(old), read_side(new)
+    if names:
+        old_side, new_side = only_implementation(old_side, names[0], names[1]), only_implementation(new_side, names[1])
+    return old_side, new_side
 
 
 def test_key(t: dict) -> tuple[str, str]:
@@ -287,9 +323,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("new", type=Path, help="the later run")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown here")
     parser.add_argument("--html", type=Path, metavar="FILE", help="write the HTML page here")
+    parser.add_argument("--as", dest="pair", metavar="A=B",
+                        help="only implementation A of OLD against implementation B of NEW")
     args = parser.parse_args(argv)
     try:
-        c = compare(read_side(args.old), read_side(args.new))
+        c = compare(*read_sides(args.old, args.new, args.pair))
+    except ValueError as e:
+        parser.error(str(e))
     except Unreadable as e:
         print(f"compare: {e}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -28,11 +28,26 @@ def run_line(report: Report) -> str:
         parts.append(f"seed {dump(run['seed'])}")
     if isinstance(run.get("compiler_version"), str):
         parts.append(run["compiler_version"])
+    if isinstance(run.get("cxx_standard"), str):
+        parts.append(run["cxx_standard"])
+    if isinstance(run.get("cxx_runtime"), dict) and isinstance(run["cxx_runtime"].get("library"), str):
+        parts.append(run["cxx_runtime"]["library"])
     if "host_cores" in run:
         parts.append(f"{dump(run['host_cores'])} cores")
     if isinstance(run.get("date"), str):
         parts.append(run["date"])
     return "; ".join(parts)
+
+
+def runtime_caveat(report: Report) -> str | None:
+    """The TSan run's warning when TSan cannot see the C++ runtime's synchronization
+    (run.json's cxx_runtime, from driver/runtime_probe.py), else None."""
+    runtime = report.run.get("cxx_runtime")
+    if not isinstance(runtime, dict) or runtime.get("instrumented") is not False:
+        return None
+    return (f"TSan cannot see the synchronization inside the C++ runtime ({runtime.get('library', '?')}, "
+            f"not instrumented: its std::call_once probe raced in {runtime.get('racy_runs', '?')} runs). "
+            f"Affected: {runtime.get('affected', '?')}. Remedy: {runtime.get('remedy', '?')}")
 
 
 def verdict_counts(impl: Implementation) -> str:

@@ -14,7 +14,7 @@ from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves, chart, comparison_chart
 from reports.classify import excerpt_of, parse_test_name
-from reports.facts import GENERATOR, dump, findings, run_line
+from reports.facts import GENERATOR, dump, findings, run_line, runtime_caveat
 from reports.model import VERDICT_CSS, Report, Status
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -113,7 +113,7 @@ def report_html(report: Report) -> str:
             not_built.setdefault((t.impl, t.source), []).append(t)
     table = bench_table(report.bench) if report.bench is not None else None
     return environment().get_template("report.html.j2").render(
-        r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report),
+        r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report), runtime_caveat=runtime_caveat(report),
         findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.WARNING, Status.QOI)},
         loose=[n for n in report.unmapped if report.tests[n].failing],
         coverage=clause_coverage(report),

@@ -6,7 +6,7 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves
-from reports.facts import findings, run_line, verdict_counts
+from reports.facts import findings, run_line, runtime_caveat, verdict_counts
 from reports.model import Report, Status, Test
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -189,6 +189,8 @@ def summary_markdown(report: Report) -> str:
                 + "\nFull report: `report.html` (kill matrix, mutant coverage per row); the sweep: `mutants.json`.\n")
     verdict = "conforming" if report.conforming else "NOT conforming"
     md = f"# {report.title or 'saferecl conformance'}: {verdict}\n\n{md_escape(run_line(report))}\n\n"
+    if caveat := runtime_caveat(report):
+        md += f"> **Warning:** {md_escape(caveat)}\n\n"
     md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n"
     md += "|---|---|---|---|---|---|\n"
     for impl in report.impls:

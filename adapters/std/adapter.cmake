@@ -43,6 +43,53 @@ saferecl_adapter_probe(_std_has_rcu ${_std_probe} SOURCE [[
 int main() { std::rcu_synchronize(); return 0; }
 ]])
 
+# Why one header is not usable, as the first of its checks that fails: the header is not on
+# the include path; it is, but <version> does not announce it in this standard mode (libc++
+# declares these facilities only in C++26 mode); or it is announced but a program using it
+# does not compile or link.
+function(_saferecl_std_header_problem out header macro works)
+  saferecl_adapter_probe(found ${_std_probe} SOURCE "
+#if !__has_include(<${header}>)
+#error not found
+#endif
+int main() { return 0; }
+")
+  saferecl_adapter_probe(announced ${_std_probe} SOURCE "
+#include <version>
+#if __has_include(<${header}>)
+#include <${header}>
+#endif
+#if !defined(${macro}) || ${macro} < 202306L
+#error not announced
+#endif
+int main() { return 0; }
+")
+  if(NOT found)
+    set(problem "<${header}> not found")
+  elseif(NOT announced)
+    set(problem "<${header}> found but ${macro} undefined (or older than 202306L) in C++${SAFERECL_CXX_STANDARD} mode")
+    if(SAFERECL_CXX_STANDARD LESS 26)
+      string(APPEND problem ": try --std c++26")
+    endif()
+  elseif(NOT works)
+    set(problem "${macro} is defined but a program using <${header}> does not compile or link (CMakeFiles/CMakeError.log has the compiler's output)")
+  endif()
+  set(${out} "${problem}" PARENT_SCOPE)
+endfunction()
+
+# The adapter's unavailability: each header's problem, and the command line of the checks.
+function(_saferecl_std_unavailable_reason out)
+  _saferecl_std_header_problem(hp hazard_pointer __cpp_lib_hazard_pointer "${_std_has_hp}")
+  _saferecl_std_header_problem(rcu rcu __cpp_lib_rcu "${_std_has_rcu}")
+  saferecl_probe_compile_flags(compile_flags ${_std_flags})
+  saferecl_probe_link_flags(link_flags)
+  list(TRANSFORM SAFERECL_STD_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE includes)
+  string(REPLACE ";" " " command
+         "${CMAKE_CXX_COMPILER};${compile_flags};${includes};${link_flags};${SAFERECL_STD_LINK_LIBRARIES}")
+  string(STRIP "${command}" command)
+  set(${out} "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}: ${hp}; ${rcu} (checked with: ${command})" PARENT_SCOPE)
+endfunction()
+
 set(_std_caps native-api)
 set(_std_defs)
 if(_std_has_hp)
@@ -72,11 +119,6 @@ if(_std_defs)
   saferecl_adapter(NAME std TARGET sut_std CAPABILITIES ${_std_caps}
                    VERSION "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}; ${_std_where}")
 else()
-  set(_std_reason "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}: the standard library provides neither <hazard_pointer> nor <rcu> (__cpp_lib_hazard_pointer and __cpp_lib_rcu are undefined)")
-  if(SAFERECL_STD_INCLUDE_DIRS OR SAFERECL_STD_CXX_FLAGS)
-    string(APPEND _std_reason " with include dirs '${SAFERECL_STD_INCLUDE_DIRS}' and flags '${SAFERECL_STD_CXX_FLAGS}'; see CMakeFiles/CMakeError.log for the compiler's output")
-  else()
-    string(APPEND _std_reason "; point the adapter at your implementation with --std-include / --std-flags")
-  endif()
+  _saferecl_std_unavailable_reason(_std_reason)
   saferecl_adapter(NAME std UNAVAILABLE "${_std_reason}")
 endif()

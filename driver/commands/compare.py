@@ -13,7 +13,10 @@ from reports.text import write_atomically
 
 def command(args) -> int:
     try:
-        comparison = cmp.compare(cmp.read_side(args.old), cmp.read_side(args.new))
+        comparison = cmp.compare(*cmp.read_sides(args.old, args.new, args.as_implementation))
+    except ValueError as e:
+        print(f"conformance compare: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except cmp.Unreadable as e:
         print(f"conformance compare: {e}", file=sys.stderr)
         return EXIT_USAGE if not (args.old.exists() and args.new.exists()) else EXIT_ENVIRONMENT

@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from driver import known_failures, sharding, timings
+from driver import known_failures, runtime_probe, sharding, timings
 from driver.build import BuildTree, tree_dir
 from driver.console import elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
@@ -28,6 +28,16 @@ from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import shards, soak
+
+
+def cxx_runtime(build: BuildTree, sanitizer: str) -> dict:
+    """Which C++ runtime the tree links and, in the TSan tier, whether TSan sees its
+    synchronization (driver/runtime_probe.py)."""
+    mode, compiler = build.language(), build.compiler().path
+    runtime = {"library": runtime_probe.identify(compiler, mode.compile_flags(), mode.link_flags())}
+    if sanitizer == "tsan":
+        runtime |= runtime_probe.tsan_visibility(compiler, mode.compile_flags(), mode.link_flags())
+    return runtime
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
@@ -57,9 +67,16 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     stage("configure")
     build = BuildTree(options.sanitizer, impls, options.std,
                       tree_dir(options.sanitizer, options.build_root),
-                      timeout=options.timeout, sources=sources)
+                      timeout=options.timeout, sources=sources,
+                      compiler_command=options.compiler, mode=options.mode)
     with clock.stage("configure"):
         build.configure()
+        mode, runtime = build.language(), cxx_runtime(build, options.sanitizer)
+    seen = {True: "yes", False: "NO", None: f"unknown ({runtime.get('detail')})"}
+    say(f"   {build.compiler().version}; {mode.standard} ({mode.flag}); C++ runtime {runtime['library']}"
+        + (f"; TSan sees its synchronization: {seen[runtime['instrumented']]}" if "instrumented" in runtime else ""))
+    if warning := runtime_probe.header_line(runtime):
+        say("   WARNING: " + warning)
     implementations = build.implementations()
     for impl in implementations:  # the report's row names the mutant it ran
         if impl["name"] == "mutants" and mutant_env:
@@ -95,7 +112,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         "shard": shard, "source_revision": sharding.source_revision(), "repeat": options.repeat,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
-        "std_options": options.std, "timings": recorded, **toolchain(build.dir)})
+        "std_options": options.std, **mode.describe(), "cxx_runtime": runtime,
+        "timings": recorded, **toolchain(build.dir)})
     if not junit.is_file():  # CTest did not run: CI still gets an (empty) junit.xml
         junit.write_text(EMPTY_JUNIT)
     results = report.render()

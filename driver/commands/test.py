@@ -3,7 +3,9 @@
   1. the tooling's unit tests (pytest: reports/tests and driver/tests, with the reports'
      Chromium check of report.html), seconds;
   2. the battery passes against the reference implementation under TSan and ASan;
-  3. the std adapter validates a standard-library-style include tree;
+  3. the std adapter validates a standard-library-style include tree, under TSan with the
+     default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
+     in C++20 mode, where the tree announces nothing, it says why it is unavailable;
   4. the reference on a slice of the battery, run whole and in 3 shards merged
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
@@ -14,7 +16,6 @@ The exit status is 0 only when every step passed; each step's time is printed.""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -27,6 +28,7 @@ from driver.console import elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
+from driver.language import Request
 from driver.options import MutantOptions, RunOptions, random_seed
 from driver.paths import ADAPTERS, BUILD, ROOT
 from driver.report_dir import ReportDir
@@ -45,6 +47,9 @@ STD_SELFTEST_TESTS = rf"^std/({STD_SELFTEST_AREAS})"
 # The same slice as suite sources (directories are named by stable name): only it is compiled.
 STD_SELFTEST_SOURCES = rf"/({STD_SELFTEST_AREAS})/"
 STD_SELFTEST_CAPABILITIES = {"hazard-pointer", "rcu", "hp-batch", "native-api"}
+# Both standard libraries stay supported: the vendor tree over each, with the compiler that
+# ships it (Debian's libc++-22-dev, linked statically: its shared library is LLVM 19's).
+STD_SELFTEST_LIBRARIES = (("clang++-22", "libc++"), ("g++-12", "libstdc++"))
 # The shard self-test: the optimized tier (the cheapest build), a slice with doctest tests,
 # API checks and compile-fail tests, in a build tree of its own.
 SHARD_SELFTEST_ROOT = BUILD / "shard-selftest"
@@ -60,19 +65,28 @@ def unit_tests() -> bool:
     return result.returncode == 0
 
 
-def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int | None) -> bool:
+def vendor_std_options(library: Path) -> dict[str, str]:
+    """The std adapter pointed at the vendor-style tree and its library (README's recipe)."""
+    return {"SAFERECL_STD_INCLUDE_DIRS": f"{STD_SELFTEST_INCLUDE};{ROOT / 'reference-impl' / 'include'}",
+            "SAFERECL_STD_CXX_FLAGS": "",
+            "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}
+
+
+def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int | None,
+                          compiler: str | None = None, mode: Request | None = None) -> bool:
     """Proves that the `std` adapter validates a standard-library-style implementation.
 
     adapters/std/selftest/include is a vendor-style header tree: <hazard_pointer> and <rcu>
     declare the reference implementation under the standard names in namespace std, and a
     wrapper <version> (#include_next of the real one) announces __cpp_lib_hazard_pointer and
-    __cpp_lib_rcu. The reference library is built first, as the vendor's library; then a
-    slice of the battery runs through the std adapter with the vendor include and link
-    options, in build trees of its own. Where clang has libc++, `std` must also come out
-    unavailable, with a reason, for -stdlib=libc++. True when every step that could run
-    passed."""
-    stage(f"std self-test: building the vendor library ({sanitizer})")
-    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"))
+    __cpp_lib_rcu. The reference library is built first, as the vendor's library, with the
+    same compiler, standard and standard library; then a slice of the battery runs through the
+    std adapter with the vendor include and link options, in build trees of their own. True
+    when the adapter found the tree and the slice passed."""
+    what = f"{compiler or 'default compiler'}, {(mode or Request()).stdlib or 'default library'}, {sanitizer}"
+    stage(f"std self-test: building the vendor library ({what})")
+    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"),
+                       compiler_command=compiler, mode=mode)
     vendor.configure()
     built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
                             "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
@@ -82,52 +96,44 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
         say("   FAIL  the vendor library did not build")
         return False
 
-    stage("std self-test: a slice of the battery through --impl std on the vendor tree")
+    stage(f"std self-test: a slice of the battery through --impl std on the vendor tree ({what})")
     code, report = run_battery(RunOptions(
         impls=["std"], explicit=True, sanitizer=sanitizer, seed=seed, jobs=jobs,
         out_base=out_base / "std-self-test", ctest_args=["-R", STD_SELFTEST_TESTS],
         build_root=STD_SELFTEST_ROOT / "battery", sources=STD_SELFTEST_SOURCES,
-        std={"SAFERECL_STD_INCLUDE_DIRS": f"{STD_SELFTEST_INCLUDE};{ROOT / 'reference-impl' / 'include'}",
-             "SAFERECL_STD_CXX_FLAGS": "",
-             "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}))
+        std=vendor_std_options(library), compiler=compiler, mode=mode))
     found = {i["name"]: i for i in json.loads((report / "implementations.json").read_text())}
     std = found.get("std", {})
     caps = set(std.get("capabilities", []))
     passed = sum(v == protocol.VERDICT_PASS for _, v, _ in verdicts(report / "junit.xml"))
-    ok = True
     if not std.get("available") or caps != STD_SELFTEST_CAPABILITIES:
         say(f"   FAIL  std adapter on the vendor tree: capabilities {sorted(caps)}, "
             f"expected {sorted(STD_SELFTEST_CAPABILITIES)} ({std.get('reason', '')})")
-        ok = False
-    elif code != EXIT_OK or passed == 0:
+        return False
+    if code != EXIT_OK or passed == 0:
         say(f"   FAIL  the battery slice through std: exit {code}, {passed} passed ({report})")
-        ok = False
-    else:
-        say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
-            f"{passed} tests passed ({report})")
+        return False
+    say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
+        f"{passed} tests passed ({report})")
+    return mode is not None or std_unavailable_says_why(sanitizer, library)
 
-    stage("std self-test: -stdlib=libc++")
-    probe = subprocess.run(["clang++", "-stdlib=libc++", "-x", "c++", "-E", "-", "-o", os.devnull],
-                           input="#include <version>\n", capture_output=True, text=True)
-    if probe.returncode != 0:
-        say("   SKIP  clang++ has no libc++ here; where it has, run\n"
-            "         ./conformance list --std-flags -stdlib=libc++ --std-libs -stdlib=libc++\n"
-            "         std must be listed as unavailable, with the reason")
-        return ok
-    libcxx = BuildTree(sanitizer, ["std"], {"SAFERECL_STD_INCLUDE_DIRS": "",
-                                            "SAFERECL_STD_CXX_FLAGS": "-stdlib=libc++",
-                                            "SAFERECL_STD_LINK_LIBRARIES": "-stdlib=libc++"},
-                       tree_dir(sanitizer, STD_SELFTEST_ROOT / "libcxx"))
-    libcxx.configure()
-    std = {i["name"]: i for i in libcxx.implementations()}.get("std", {})
-    if std.get("available"):
-        say(f"   PASS  libc++ provides: {', '.join(std['capabilities'])}")
-    elif std.get("reason"):
-        say(f"   PASS  std with libc++: unavailable: {std['reason']}")
-    else:
-        say("   FAIL  std with libc++: unavailable without a reason")
-        ok = False
-    return ok
+
+def std_unavailable_says_why(sanitizer: str, library: Path) -> bool:
+    """In C++20 mode the vendor tree announces nothing (as libc++ does): the adapter must be
+    unavailable and say which check failed, suggest the standard, and give the command line."""
+    stage("std self-test: the vendor tree in C++20 mode must be unavailable, saying why")
+    tree = BuildTree(sanitizer, ["std"], vendor_std_options(library),
+                     tree_dir(sanitizer, STD_SELFTEST_ROOT / "diagnosis"), mode=Request("c++20"))
+    tree.configure()
+    std = {i["name"]: i for i in tree.implementations()}["std"]
+    reason = std.get("reason", "")
+    expected = ("<hazard_pointer> found but __cpp_lib_hazard_pointer undefined", "in C++20 mode: try --std c++26",
+                "checked with: ")
+    if std["available"] or not all(part in reason for part in expected):
+        say(f"   FAIL  std in C++20 mode: available {std['available']}, reason {reason!r}")
+        return False
+    say(f"   PASS  std in C++20 mode: unavailable: {reason[:160]}...")
+    return True
 
 
 def self_test_shards(jobs: int, out_base: Path, seed: int | None) -> bool:
@@ -190,6 +196,10 @@ def command(args) -> int:
                  jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
     step("std adapter on a vendor-style include tree",
          lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
+    for compiler, stdlib in STD_SELFTEST_LIBRARIES:
+        step(f"std adapter on the vendor tree with {compiler} and {stdlib} (optimized)",
+             lambda c=compiler, l=stdlib: self_test_std_adapter(
+                 "none", args.jobs, args.out, args.seed, compiler=c, mode=Request(stdlib=l)))
     step("3 shards merged equal one run (reference, release tier, a slice)",
          lambda: self_test_shards(args.jobs, args.out, args.seed))
     step("mutants: each catalogued bug killed, each conforming variant spared",

@@ -17,6 +17,11 @@ from driver.paths import ROOT
     (["run", "--profile", "forever"], "invalid choice"),
     (["mutants", "--only", "MX-99"], "unknown mutant MX-99"),
     (["bench", "--impl", "mutant:MR-03"], "bench measures implementations, not mutants"),
+    (["run", "--std", "c++17"], "invalid choice"),
+    (["run", "--impl", "std", "--std", "c++26", "--std-flags=-std=c++20"], "contradicts --std c++26"),
+    (["run", "--impl", "std", "--std-libs=-stdlib=libc++"], "use --stdlib libc++"),
+    (["run", "--stdlib", "libc++", "--stdlib-include", "/nonexistent"], "not a directory"),
+    (["compare", "a", "b", "--as", "reference"], "--as takes A=B"),
 ])
 def test_rejected_with_usage_status(argv, expected):
     result = subprocess.run([sys.executable, str(ROOT / "conformance"), *argv],

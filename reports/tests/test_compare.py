@@ -122,3 +122,15 @@ def test_unreadable_sides(tmp_path, capsys):
         cmp.read_side(wrong)
     assert cmp.main([str(wrong), str(wrong)]) == cmp.EXIT_UNREADABLE
     assert "compare:" in capsys.readouterr().err
+
+
+def test_as_compares_one_implementation_with_another(runs):
+    """`compare OLD NEW --as reference=buggy`: the reference's verdicts against buggy's, from
+    one run of both, test by test; without the pairing nothing changes."""
+    run = cmp.read_side(runs[0])
+    paired = cmp.compare(cmp.only_implementation(run, "reference", "buggy"), cmp.only_implementation(run, "buggy"))
+    assert paired.of("regression") and {c.implementation for c in paired.tests} == {"buggy"}
+    same = cmp.compare(cmp.only_implementation(run, "reference", "std"),
+                       cmp.only_implementation(cmp.only_implementation(run, "reference", "std"), "std"))
+    assert same.tests == [] and same.rows == [] and same.exit_status == cmp.EXIT_OK
+    assert {i["name"] for i in run.doc["implementations"]} >= {"reference", "buggy"}  # not mutated

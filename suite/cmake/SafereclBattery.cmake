@@ -136,7 +136,7 @@ function(saferecl_add_compile_fail_test impl rel name tier timeout)
     target_link_libraries(${probe} PRIVATE ${sut_target} saferecl_test_support)
     set(flags ${CMAKE_CURRENT_BINARY_DIR}/${impl}.compile-flags.rsp)
     file(GENERATE OUTPUT ${flags} CONTENT
-"-std=c++20
+"${SAFERECL_CXX_STANDARD_OPTION}
 $<$<BOOL:$<TARGET_PROPERTY:${probe},INCLUDE_DIRECTORIES>>:-I$<JOIN:$<TARGET_PROPERTY:${probe},INCLUDE_DIRECTORIES>,\n-I>>
 $<$<BOOL:$<TARGET_PROPERTY:${probe},COMPILE_DEFINITIONS>>:-D$<JOIN:$<TARGET_PROPERTY:${probe},COMPILE_DEFINITIONS>,\n-D>>
 $<JOIN:$<TARGET_PROPERTY:${probe},COMPILE_OPTIONS>,\n>
