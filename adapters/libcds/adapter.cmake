@@ -5,6 +5,14 @@
 # "-std=c++11 -mcx16". The kit (cmake/SafereclAdapterKit.cmake) finds the header and
 # libcds.so directly.
 
+# libcds.so is a compiled C++ library built against libstdc++: a program built with
+# -stdlib=libc++ would link both C++ runtimes (and their differing ABIs) into one process.
+if(SAFERECL_STDLIB STREQUAL "libc++")
+  saferecl_adapter(NAME libcds UNAVAILABLE
+    "Debian's libcds.so is built against libstdc++; with --stdlib libc++ the program would link both C++ runtimes")
+  return()
+endif()
+
 # The per-thread hazard pointer count, fixed when libcds is initialized.
 set(SAFERECL_LIBCDS_HAZARD_POINTERS 64 CACHE STRING
     "libcds adapter: hazard pointers per thread (cds::gc::HP's fixed array)")
