@@ -145,6 +145,15 @@ hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlock
   return chain;
 }
 
+// How many records a new block holds at least. NB-H7 (conforming): storage doubles, each
+// new block as large as all earlier ones together, like a slot array reallocated to twice
+// its size when full: the one step past 1024 records falls in whichever wave of threads
+// first holds more at once.
+std::size_t new_block_records() noexcept {
+  if (!SAFERECL_MUTANT("NB-H7")) return kBlockRecords;
+  return std::max(kBlockRecords, g_registry.records.load(std::memory_order_relaxed));
+}
+
 // `want` records if the pool has them, at least `need` (allocating); all or nothing.
 hazard_record* obtain(std::size_t need, std::size_t want) {
   std::size_t got = 0;
@@ -152,7 +161,7 @@ hazard_record* obtain(std::size_t need, std::size_t want) {
   if (got >= need) return chain;
   hazard_record* fresh;
   try {
-    fresh = allocate_block(want - got);
+    fresh = allocate_block(want - got, new_block_records());
   } catch (...) {
     release_chain(chain);
     throw;

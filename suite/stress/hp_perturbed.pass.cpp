@@ -25,7 +25,6 @@
 #include "support/test.hpp"
 
 #include <array>
-#include <barrier>
 
 namespace {
 
@@ -72,7 +71,7 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-10: perturbed small scenarios keep protec
   rng chooser(900);
   scenario current = single;
   bool done = false;
-  std::barrier sync(3, [&]() noexcept {
+  atomic_barrier sync(3, [&]() noexcept {
     ++per_scenario[current];
     rounds.bump();
     current = static_cast<scenario>(chooser.below(kScenarios));

@@ -21,7 +21,6 @@
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
-#include <barrier>
 #include <vector>
 
 namespace {
@@ -62,7 +61,7 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-07: each rcu_barrier covers every c
   t.watch("phases", phases);
   t.watch("synchronizer", syncs);
   for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), regions[i]);
-  std::barrier sync(static_cast<std::ptrdiff_t>(posters + 1));
+  atomic_barrier sync(posters + 1);
   bool last_phase = false;  // written by the coordinator before the phase-start barrier
 
   thread_group group;

@@ -9,11 +9,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
-#include <latch>
 #include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "support/atomic_sync.hpp"
 
 namespace saferecl::test {
 
@@ -69,7 +70,7 @@ class thread_group {
 // Runs body(i) for i in [0, n) on n threads released together, and joins them.
 template <class F>
 void run_in_parallel(std::size_t n, F body) {
-  std::latch start(static_cast<std::ptrdiff_t>(n));
+  atomic_latch start(n);
   thread_group group;
   for (std::size_t i = 0; i < n; ++i)
     group.spawn([&, i] {

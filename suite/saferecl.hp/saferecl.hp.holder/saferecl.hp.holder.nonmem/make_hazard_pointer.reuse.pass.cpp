@@ -1,11 +1,24 @@
 // <hazard_pointer>
 //
 // hazard_pointer make_hazard_pointer();
-//   Effects: constructs a hazard pointer.
-// How hazard pointers are stored is unspecified; quality of implementation (HS-16, RB-09):
-// hazard pointers released by exited threads are reused, so waves of short-lived threads
-// that each make and destroy a few dozen do not grow memory wave after wave -- also with
-// 1000 hazard pointers alive all the while.
+//   Effects: constructs a hazard pointer.                  [saferecl.hp.holder.nonmem]/1
+//   Throws: may throw bad_alloc if memory for the hazard pointer could not be allocated. /3
+// How much memory hazard pointers keep is unspecified; quality of implementation (HS-16,
+// RB-09): the records of destroyed hazard pointers, also those of exited threads, are
+// reused, so waves of short-lived threads that each make and destroy a few dozen do not
+// grow memory wave after wave -- also with 1000 hazard pointers alive all the while.
+//
+// The bound assumes no growth policy, only reuse. Every wave reaches the same peak of live
+// hazard pointers (its threads hold theirs until all of them do), and an implementation
+// that reuses records needs no more storage for a peak it has already met, whether it
+// grows by fixed blocks, doubles its storage when a threshold is first crossed, or keeps
+// slots per thread that later threads take over. So its heap stops growing once the peak
+// has been met: the first half of the waves may grow it (the peak is met in wave 0; a pool
+// may settle over a few waves), the second half may not, beyond kNoiseBytes. An
+// implementation that keeps the records of each wave grows in every wave. (The previous
+// bound, later waves <= 2 x the first wave + 16 KiB, assumed the first wave made all the
+// growth; storage that doubles once past 1024 records took its step in whichever wave
+// first overlapped enough threads: the conforming variant NB-H7 failed it in 16 of 20 runs.)
 //
 // Relies on: the live heap as the allocator reports it (the sanitizer allocator's count, or
 // mallinfo2), with nothing else allocated across the waves: the threads protect objects
@@ -15,6 +28,7 @@
 #include "support/hp_checks.hpp"
 #include "support/sanitizers.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -42,9 +56,13 @@ std::size_t live_heap_bytes() {
 constexpr std::size_t kLiveHolders = 1'000;
 constexpr std::size_t kThreadsPerWave = 8;
 constexpr std::size_t kHoldersPerThread = 20;  // more than any per-thread cache holds
+constexpr std::size_t kPeakLive = kLiveHolders + kThreadsPerWave * kHoldersPerThread;
+constexpr std::size_t kNoiseBytes = 4 * 1024;  // what a run allocates besides records
 
-// One wave: threads that make hazard pointers, protect with them, destroy them and exit.
+// One wave: threads that make hazard pointers, protect with them, hold them until every
+// thread of the wave holds its own (kPeakLive alive at once), destroy them and exit.
 void wave(const published& target) {
+  saferecl::test::atomic_latch all_holding(kThreadsPerWave);
   saferecl::test::run_in_parallel(kThreadsPerWave, [&](std::size_t) {
     std::vector<sut::hazard_pointer> holders;
     holders.reserve(kHoldersPerThread);
@@ -52,14 +70,33 @@ void wave(const published& target) {
       holders.push_back(sut::make_hazard_pointer());
       holders.back().protect(target.src);
     }
+    all_holding.arrive_and_wait();
   });
+}
+
+// The live heap after each of `waves` waves, relative to before the first one.
+std::vector<std::ptrdiff_t> heap_growth_per_wave(std::size_t waves, const published& target) {
+  std::vector<std::ptrdiff_t> growth;
+  growth.reserve(waves);  // before the baseline: the vector is not part of what is measured
+  const auto before = static_cast<std::ptrdiff_t>(live_heap_bytes());
+  for (std::size_t w = 0; w < waves; ++w) {
+    wave(target);
+    growth.push_back(static_cast<std::ptrdiff_t>(live_heap_bytes()) - before);
+  }
+  return growth;
+}
+
+std::string joined(const std::vector<std::ptrdiff_t>& values) {
+  std::string s;
+  for (auto v : values) s += (s.empty() ? "" : " ") + std::to_string(v);
+  return s;
 }
 
 }  // namespace
 
 TEST_CASE("saferecl.hp.holder.nonmem/1 H36: qoi: waves of threads reuse hazard pointers instead of adding more" *
           doctest::test_suite("qoi.concurrency")) {
-  const std::size_t waves = saferecl::test::scaled(20);
+  const std::size_t waves = std::max<std::size_t>(4, saferecl::test::scaled(20));
   published target(1);
   std::vector<sut::hazard_pointer> live(kLiveHolders);
   for (auto& h : live) {
@@ -67,20 +104,15 @@ TEST_CASE("saferecl.hp.holder.nonmem/1 H36: qoi: waves of threads reuse hazard p
     h.protect(target.src);
   }
 
-  std::size_t first_wave = 0, later_waves = 0;
-  saferecl::test::within_watchdog("waves of threads that make and destroy hazard pointers", [&] {
-    const std::size_t before = live_heap_bytes();
-    wave(target);
-    const std::size_t after_first = live_heap_bytes();
-    for (std::size_t w = 1; w < waves; ++w) wave(target);
-    first_wave = after_first > before ? after_first - before : 0;
-    const std::size_t after_all = live_heap_bytes();
-    later_waves = after_all > after_first ? after_all - after_first : 0;
-  });
+  std::vector<std::ptrdiff_t> growth;
+  saferecl::test::within_watchdog("waves of threads that make and destroy hazard pointers",
+                                  [&] { growth = heap_growth_per_wave(waves, target); });
+  const std::ptrdiff_t settled = growth[waves / 2 - 1], last = growth.back();
   saferecl::test::print_config("hp hazard pointer reuse",
                                {{"waves", std::to_string(waves)},
-                                {"first wave bytes", std::to_string(first_wave)},
-                                {"later waves bytes", std::to_string(later_waves)}});
-  // All later waves together may not need much more than the first one did.
-  CHECK(later_waves <= 2 * first_wave + 16 * 1024);
+                                {"peak_live", std::to_string(kPeakLive)},
+                                {"heap_growth_after_each_wave", joined(growth)}});
+  INFO("the heap grew by " << last - settled << " bytes over the second half of the waves, "
+       "each of which met the same peak of live hazard pointers as the first");
+  CHECK(last - settled <= static_cast<std::ptrdiff_t>(kNoiseBytes));
 }

@@ -16,10 +16,10 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
-#include <latch>
 #include <thread>
 #include <vector>
 
+using saferecl::test::atomic_latch;
 using saferecl::test::object_log;
 using saferecl::test::objects;
 using saferecl::test::plain_object;
@@ -71,7 +71,7 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33: rcu_barrier with nothing scheduled re
 
 TEST_CASE("saferecl.rcu.domain.func/4 R33: rcu_barrier on another thread covers retires that happen before it" *
           doctest::test_suite("core.concurrency")) {
-  std::latch retired(1);
+  atomic_latch retired(1);
   std::vector<object_log::id_t> ids;
   std::atomic<int> missing{-1};
   std::thread barrier_thread([&] {
