@@ -47,26 +47,12 @@ struct Obj {
   long payload[4] = {};
 };
 
-struct alignas(64) Source {
-  std::atomic<Obj*> ptr{nullptr};
-};
-Source g_source;
-
-void publish_source_once() {
-  static Obj* const obj = [] {  // never retired: it outlives every benchmark
-    auto* o = new Obj;
-    g_source.ptr.store(o, std::memory_order_release);
-    return o;
-  }();
-  benchmark::DoNotOptimize(obj);
-}
-
 void protect_reset(benchmark::State& state) {
-  publish_source_once();
+  std::atomic<Obj*>& source = stable_source<Obj>();
   const AttachedThread attached;
   cds::gc::HP::Guard guard;
   for (auto _ : state) {
-    Obj* p = guard.protect(g_source.ptr);
+    Obj* p = guard.protect(source);
     benchmark::DoNotOptimize(p);
     guard.clear();
   }

@@ -26,21 +26,31 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
                               capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture(scope="module")
-def page(rendered) -> Path:
+def kept_page(rendered, fixture: str, name: str) -> Path:
+    """The fixture's rendered report.html, copied to reports/out/selftest/<name>."""
     assert CHROMIUM.is_file(), "Debian's chromium is installed (apt-get install chromium)"
     SELFTEST.mkdir(parents=True, exist_ok=True)
-    shutil.copy(rendered("mixed") / "report.html", SELFTEST / "report.html")
-    return SELFTEST / "report.html"
+    shutil.copy(rendered(fixture) / "report.html", SELFTEST / name)
+    return SELFTEST / name
 
 
-def test_screenshot(page):
+def screenshot(page: Path, height: int) -> None:
+    """A PNG of the rendered page next to it, for people to look at."""
     png = page.with_suffix(".png")
     png.unlink(missing_ok=True)
-    shot = chromium("--window-size=1366,2400", f"--screenshot={png}", page.as_uri())
+    shot = chromium(f"--window-size=1366,{height}", f"--screenshot={png}", page.as_uri())
     assert shot.returncode == 0, shot.stderr[-500:]
     assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20000, \
         f"a screenshot of the rendered page is written to {png}"
+
+
+@pytest.fixture(scope="module")
+def page(rendered) -> Path:
+    return kept_page(rendered, "mixed", "report.html")
+
+
+def test_screenshot(page):
+    screenshot(page, 2400)
 
 
 def test_rendered_dom_shows_the_failing_cell(page):
@@ -55,18 +65,11 @@ def test_rendered_dom_shows_the_failing_cell(page):
 
 @pytest.fixture(scope="module")
 def bench_page(rendered) -> Path:
-    assert CHROMIUM.is_file(), "Debian's chromium is installed (apt-get install chromium)"
-    SELFTEST.mkdir(parents=True, exist_ok=True)
-    shutil.copy(rendered("bench") / "report.html", SELFTEST / "bench.html")
-    return SELFTEST / "bench.html"
+    return kept_page(rendered, "bench", "bench.html")
 
 
 def test_bench_screenshot(bench_page):
-    png = bench_page.with_suffix(".png")
-    png.unlink(missing_ok=True)
-    shot = chromium("--window-size=1366,2000", f"--screenshot={png}", bench_page.as_uri())
-    assert shot.returncode == 0, shot.stderr[-500:]
-    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20000
+    screenshot(bench_page, 2000)
 
 
 def test_rendered_dom_has_the_charts(bench_page):

@@ -19,6 +19,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <atomic>
+
 namespace saferecl_bench {
 
 inline constexpr int kMaxThreads = 64;
@@ -28,6 +30,24 @@ inline constexpr const char* kPeakUnreclaimed = "peak_unreclaimed";
 // Declares that each iteration of the calling case handles `n` objects.
 inline void set_objects_per_iteration(benchmark::State& state, double n) {
   state.counters[kObjectsPerIteration] = benchmark::Counter(n, benchmark::Counter::kAvgThreads);
+}
+
+// The source a protect case reads, on a cache line of its own: one T published on first use,
+// never changed and never retired (it outlives every benchmark), so every protect validates
+// at its first attempt.
+template <class T>
+std::atomic<T*>& stable_source() {
+  struct alignas(64) Source {
+    std::atomic<T*> ptr{nullptr};
+  };
+  static Source source;
+  static T* const published = [] {
+    auto* obj = new T;
+    source.ptr.store(obj, std::memory_order_release);
+    return obj;
+  }();
+  benchmark::DoNotOptimize(published);
+  return source.ptr;
 }
 
 // Declares the most objects the case saw retired and not yet deleted at once (the threads'

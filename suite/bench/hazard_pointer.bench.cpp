@@ -49,27 +49,11 @@ struct Obj : sut::hazard_pointer_obj_base<Obj> {
   long payload[4] = {};
 };
 
-// The source that protect() reads, on a cache line of its own; it never changes, so every
-// protect() validates at the first attempt.
-struct alignas(64) Source {
-  std::atomic<Obj*> ptr{nullptr};
-};
-Source g_source;
-
-void publish_source_once() {
-  static Obj* const obj = [] {  // never retired: it outlives every benchmark
-    auto* o = new Obj;
-    g_source.ptr.store(o, std::memory_order_release);
-    return o;
-  }();
-  benchmark::DoNotOptimize(obj);
-}
-
 void protect_reset(benchmark::State& state) {
-  publish_source_once();
+  std::atomic<Obj*>& source = stable_source<Obj>();
   sut::hazard_pointer h = sut::make_hazard_pointer();
   for (auto _ : state) {
-    Obj* p = h.protect(g_source.ptr);
+    Obj* p = h.protect(source);
     benchmark::DoNotOptimize(p);
     h.reset_protection();
   }
@@ -116,22 +100,22 @@ class LiveHazardPointers {
 };
 
 void reset_protection_vs_live(benchmark::State& state) {
-  publish_source_once();
+  std::atomic<Obj*>& source = stable_source<Obj>();
   LiveHazardPointers others(state.range(0) - 1);
   sut::hazard_pointer h = sut::make_hazard_pointer();
   for (auto _ : state) {
-    Obj* p = h.protect(g_source.ptr);
+    Obj* p = h.protect(source);
     benchmark::DoNotOptimize(p);
     h.reset_protection();
   }
 }
 
 void swap_vs_live(benchmark::State& state) {
-  publish_source_once();
+  std::atomic<Obj*>& source = stable_source<Obj>();
   LiveHazardPointers others(state.range(0) - 2);
   sut::hazard_pointer a = sut::make_hazard_pointer();
   sut::hazard_pointer b = sut::make_hazard_pointer();
-  a.protect(g_source.ptr);
+  a.protect(source);
   for (auto _ : state) {
     a.swap(b);
     benchmark::DoNotOptimize(a);
