@@ -34,8 +34,10 @@
 #include <vector>
 
 #define SAFERECL_SANITIZER_ALLOCATOR (SAFERECL_TEST_UNDER_ASAN || SAFERECL_TEST_UNDER_TSAN)
-#if SAFERECL_SANITIZER_ALLOCATOR
+#if SAFERECL_SANITIZER_ALLOCATOR && __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#elif SAFERECL_SANITIZER_ALLOCATOR  // GCC ships no such header; its runtimes export the function
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #else
 #include <malloc.h>
 #endif
