@@ -52,22 +52,33 @@ struct alignas(64) Slot {
 Slot g_slots[kMaxThreads];
 Slot g_source;
 
+// The source as the optimizer must see it: possibly written elsewhere. Nothing in this file
+// stores to it, so without its address escaping the compiler folds every load of it to null
+// and the loop keeps only the store (measured: 0.60 ns, no load at all).
+std::atomic<void*>& shared_source() {
+  Slot* escaped = &g_source;
+  benchmark::DoNotOptimize(escaped);
+  return escaped->value;
+}
+
 void relaxed_store_reload(benchmark::State& state) {
   std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
-  void* seen = g_source.value.load(std::memory_order_relaxed);
+  std::atomic<void*>& source = shared_source();
+  void* seen = source.load(std::memory_order_relaxed);
   for (auto _ : state) {
     slot.store(seen, std::memory_order_relaxed);
-    seen = g_source.value.load(std::memory_order_acquire);
+    seen = source.load(std::memory_order_acquire);
     benchmark::DoNotOptimize(seen);
   }
 }
 
 void seq_cst_exchange(benchmark::State& state) {
   std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
-  void* seen = g_source.value.load(std::memory_order_relaxed);
+  std::atomic<void*>& source = shared_source();
+  void* seen = source.load(std::memory_order_relaxed);
   for (auto _ : state) {
     benchmark::DoNotOptimize(slot.exchange(seen, std::memory_order_seq_cst));
-    seen = g_source.value.load(std::memory_order_acquire);
+    seen = source.load(std::memory_order_acquire);
     benchmark::DoNotOptimize(seen);
   }
 }
