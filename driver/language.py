@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from driver.compilers import PROBE as TIER_PROBE  # threads and atomics in the tier
 from driver.errors import EnvironmentProblem, UsageError
 
 STANDARDS = ("c++26", "c++23", "c++20")  # newest first: the default is the first that works
@@ -34,8 +35,7 @@ STANDARDS = ("c++26", "c++23", "c++20")  # newest first: the default is the firs
 SPELLINGS = {"c++26": ("c++26", "c++2c"), "c++23": ("c++23", "c++2b"), "c++20": ("c++20", "c++2a")}
 STDLIBS = ("libstdc++", "libc++")
 # What "the compiler builds the harness in this mode" means: its headers and threads.
-MODE_PROBE = "#include <atomic>\n#include <memory>\n#include <mutex>\n#include <thread>\n#include <version>\n" \
-             "int main() { std::atomic<int> n{0}; std::thread t([&] { ++n; }); t.join(); return n - 1; }\n"
+MODE_PROBE = "#include <memory>\n#include <mutex>\n#include <version>\n" + TIER_PROBE
 STD_FLAG = re.compile(r"^-std=(?:c|gnu)\+\+(\w+)$")
 STDLIB_FLAG = re.compile(r"^-stdlib=(\S+)$")
 
