@@ -27,11 +27,22 @@ def implementation_label(impls: list[str]) -> str:
     return "^impl=(" + "|".join(re.escape(i) for i in impls) + ")$"
 
 
+# How long a watchdog scope may go without progress (suite/support/watchdog.hpp). Every
+# blocking step has its own scope, and loops report progress each round, so in the quick
+# profile a hang costs 10 s instead of a minute; the long profiles run longer steps.
+QUICK_WATCHDOG_SECONDS = 10
+LONG_WATCHDOG_SECONDS = 60
+
+
 def test_environment(scale: float, seed: int, extra: dict[str, str]) -> dict[str, str]:
+    """The tests' environment: the caller's, then `extra`, then the profile's knobs (a
+    SAFERECL_WATCHDOG_SECONDS already set by either wins)."""
     env = dict(os.environ)
     env.update(extra)
     env["SAFERECL_STRESS_SCALE"] = str(scale)
     env["SAFERECL_SEED"] = str(seed)
+    env.setdefault("SAFERECL_WATCHDOG_SECONDS",
+                   str(QUICK_WATCHDOG_SECONDS if scale <= 1 else LONG_WATCHDOG_SECONDS))
     for key, value in sanitizer_options().items():
         env.setdefault(key, value)
     return env

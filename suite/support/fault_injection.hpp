@@ -15,6 +15,8 @@
 // never as a failure. The parent must be single-threaded when it calls fork_sweep.
 #pragma once
 
+#include "support/watchdog.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -57,7 +59,7 @@ struct sweep_plan {
   double growth = 1.25;            // then each k is the previous one times this (at least +1)
   std::size_t max_allowed = ~std::size_t{0};  // never beyond this k (0: only k = 0)
   double budget_seconds = 60;      // stop starting children after this long
-  unsigned child_timeout_seconds = 30;  // a hanging child becomes SIGALRM
+  unsigned child_timeout_seconds = child_alarm_seconds();  // a hanging child becomes SIGALRM
 };
 
 struct sweep_result {

@@ -61,11 +61,9 @@ struct slow_object : sut::hazard_pointer_obj_base<slow_object, slow_deleter> {
   slow_object() = default;
 };
 
-// A child does a few milliseconds of work; the limit only bounds a hang (slow under TSan).
-constexpr unsigned kChildSeconds = kUnderTsan ? 20 : 5;
-
+// A child does a few milliseconds of work; its alarm only bounds a hang.
 int child_status() {
-  ::alarm(kChildSeconds);
+  ::alarm(saferecl::test::child_alarm_seconds());
   bool ok = protection_works();
   if (!kUnderTsan) std::thread([&] { ok = protection_works() && ok; }).join();
   return ok ? 0 : 1;
@@ -98,7 +96,8 @@ TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazar
   saferecl::test::event started, done;
   int failed_children = 0;
 
-  saferecl::test::within_watchdog("fork while another thread uses hazard pointers", [&] {
+  saferecl::test::within_watchdog("fork while another thread uses hazard pointers",
+                                  [&](saferecl::test::watchdog& fork_done) {
     std::thread other([&] {
       published mine(2);
       sut::hazard_pointer h = sut::make_hazard_pointer();
@@ -111,8 +110,9 @@ TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazar
     for (int i = 0; i < kForks && failed_children == 0; ++i) {  // one failure is enough
       const pid_t child = ::fork();
       if (child == 0) std::_Exit(child_status());
-      if (child < 0 || wait_for_child(child, std::chrono::seconds(kChildSeconds + 5)) != 0)
-        ++failed_children;
+      const auto child_limit = std::chrono::seconds(saferecl::test::child_alarm_seconds() + 1);
+      if (child < 0 || wait_for_child(child, child_limit) != 0) ++failed_children;
+      fork_done.progressed();
     }
     done.set();
     other.join();

@@ -25,7 +25,6 @@ using saferecl::test::within_watchdog;
 
 namespace {
 
-constexpr unsigned kChildSeconds = 30;  // a hung child dies of SIGALRM
 constexpr int kNestedForks = 3;
 
 // Uses every operation of the facility; true when the retired object was reclaimed once.
@@ -47,7 +46,7 @@ int fork_and_exercise(int depth) {
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ::alarm(kChildSeconds);
+    ::alarm(saferecl::test::child_alarm_seconds());  // a hung child dies of SIGALRM
     int status = exercise_rcu() ? 0 : 1;
     if (status == 0 && depth > 1) status = fork_and_exercise(depth - 1);
     std::_Exit(status);

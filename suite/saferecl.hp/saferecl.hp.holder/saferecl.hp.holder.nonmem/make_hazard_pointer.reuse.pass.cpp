@@ -77,13 +77,15 @@ void wave(const published& target) {
 }
 
 // The live heap after each of `waves` waves, relative to before the first one.
-std::vector<std::ptrdiff_t> heap_growth_per_wave(std::size_t waves, const published& target) {
+std::vector<std::ptrdiff_t> heap_growth_per_wave(std::size_t waves, const published& target,
+                                                 saferecl::test::watchdog& wave_done) {
   std::vector<std::ptrdiff_t> growth;
   growth.reserve(waves);  // before the baseline: the vector is not part of what is measured
   const auto before = static_cast<std::ptrdiff_t>(live_heap_bytes());
   for (std::size_t w = 0; w < waves; ++w) {
     wave(target);
     growth.push_back(static_cast<std::ptrdiff_t>(live_heap_bytes()) - before);
+    wave_done.progressed();
   }
   return growth;
 }
@@ -107,8 +109,9 @@ TEST_CASE("saferecl.hp.holder.nonmem/1 H36: qoi: waves of threads reuse hazard p
   }
 
   std::vector<std::ptrdiff_t> growth;
-  saferecl::test::within_watchdog("waves of threads that make and destroy hazard pointers",
-                                  [&] { growth = heap_growth_per_wave(waves, target); });
+  saferecl::test::within_watchdog(
+      "waves of threads that make and destroy hazard pointers",
+      [&](saferecl::test::watchdog& wd) { growth = heap_growth_per_wave(waves, target, wd); });
   const std::ptrdiff_t settled = growth[waves / 2 - 1], last = growth.back();
   saferecl::test::print_config("hp hazard pointer reuse",
                                {{"waves", std::to_string(waves)},

@@ -72,9 +72,12 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: eight threads call rcu_synchronize te
         dom().unlock();
       }
     });
-  within_watchdog("8 x 10 concurrent rcu_synchronize calls", [] {
-    saferecl::test::run_in_parallel(8, [](std::size_t) {
-      for (int i = 0; i < 10; ++i) sut::rcu_synchronize();
+  within_watchdog("8 x 10 concurrent rcu_synchronize calls", [](saferecl::test::watchdog& wd) {
+    saferecl::test::run_in_parallel(8, [&](std::size_t) {
+      for (int i = 0; i < 10; ++i) {
+        sut::rcu_synchronize();
+        wd.progressed();
+      }
     });
   });
   reading = false;

@@ -60,7 +60,7 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: litmus: a region and a grace period c
   auto rounds = std::make_unique<round_state[]>(kRounds);
   rendezvous meet;
 
-  within_watchdog("store-buffering litmus rounds", [&] {
+  within_watchdog("store-buffering litmus rounds", [&](saferecl::test::watchdog& round_done) {
     std::thread reader([&] {
       for (std::size_t i = 0; i < kRounds; ++i) {
         meet.arrive_and_wait(i);
@@ -77,6 +77,7 @@ TEST_CASE("saferecl.rcu.domain.func/2 R29: litmus: a region and a grace period c
       rounds[i].y.store(1, std::memory_order_relaxed);
       sut::rcu_synchronize();
       rounds[i].updater_saw_x = rounds[i].x.load(std::memory_order_relaxed);
+      round_done.progressed();
     }
     reader.join();
   });
@@ -100,7 +101,7 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: litmus: a stage read in a region is n
   std::atomic<bool> done{false};
   std::atomic<int> poisoned_reads{0};
 
-  within_watchdog("staged-poison litmus", [&] {
+  within_watchdog("staged-poison litmus", [&](saferecl::test::watchdog& stage_done) {
     saferecl::test::thread_group readers;
     for (int r = 0; r < kReaders; ++r)
       readers.spawn([&] {
@@ -118,6 +119,7 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: litmus: a stage read in a region is n
       current.store(k + 1, std::memory_order_release);
       sut::rcu_synchronize();
       stage[k] = 0;
+      stage_done.progressed();
     }
     done = true;
   });

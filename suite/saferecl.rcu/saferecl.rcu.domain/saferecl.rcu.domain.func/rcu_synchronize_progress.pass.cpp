@@ -71,8 +71,11 @@ class overlapping_readers {
 TEST_CASE("saferecl.rcu.domain.func/2 R32: readers that always overlap do not starve rcu_synchronize" *
           doctest::test_suite("qoi.concurrency")) {
   overlapping_readers readers;
-  within_watchdog("rcu_synchronize x20 beside overlapping readers", [] {
-    for (int i = 0; i < 20; ++i) sut::rcu_synchronize();
+  within_watchdog("rcu_synchronize x20 beside overlapping readers", [](saferecl::test::watchdog& wd) {
+    for (int i = 0; i < 20; ++i) {
+      sut::rcu_synchronize();
+      wd.progressed();
+    }
   });
 }
 
