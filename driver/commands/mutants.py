@@ -36,14 +36,18 @@ MUTANTS = "mutants"  # the implementation that carries the mutation points
 
 def run_once(build: BuildTree, mutant: dict, full: bool, jobs: int, out: Path, seed: int) -> dict:
     """Runs the battery against one mutant: the tests its catalog entry names, or with --full
-    every test. A not-a-bug variant runs only the normative tiers its entry names (`tiers`,
-    default core; qoi and strict may legitimately fail), and none of them may fail."""
+    every test; a run-time mutant skips the compile-fail checks, which compile the same
+    declarations whichever mutant is active. A not-a-bug variant runs only the normative
+    tiers its entry names (`tiers`, default core; qoi and strict may legitimately fail), and
+    none of them may fail."""
     filters: list[str] = []
     if mutant["status"] == "not-a-bug":
         tiers = "|".join(mutant.get("tiers", ["core"]))
         filters = ["-L", f"^tier=({tiers})$"]
     if not full:
         filters += ["-R", "|".join(f"({k})" for k in mutant_catalog.selected_tests(mutant))]
+    if not mutant.get("compile_time"):  # a run-time switch cannot change what compiles
+        filters += ["-LE", "^kind=compile-fail$"]
     junit = out / f"{mutant['id']}.junit.xml"
     extra_env = {"SAFERECL_MUTANT": mutant["id"]}
     if mutant["status"] != "not-a-bug":  # a deadlock mutant dies at the watchdog
