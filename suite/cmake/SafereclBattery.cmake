@@ -131,6 +131,10 @@ function(saferecl_add_compile_fail_test impl rel name tier timeout)
   # The implementation's compile flags, collected once per implementation from a probe
   # target that carries the adapter's usage requirements.
   set(probe ${impl}.compile-probe)
+  set(pch "")  # <sut.hpp> precompiled with those flags; clang only (g++ has no -include-pch)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(pch ${CMAKE_CURRENT_BINARY_DIR}/${impl}.compile-check.pch)
+  endif()
   if(NOT TARGET ${probe})
     add_library(${probe} OBJECT EXCLUDE_FROM_ALL ${SAFERECL_SUITE_DIR}/support/capabilities.cpp)
     target_link_libraries(${probe} PRIVATE ${sut_target} saferecl_test_support)
@@ -141,11 +145,21 @@ $<$<BOOL:$<TARGET_PROPERTY:${probe},INCLUDE_DIRECTORIES>>:-I$<JOIN:$<TARGET_PROP
 $<$<BOOL:$<TARGET_PROPERTY:${probe},COMPILE_DEFINITIONS>>:-D$<JOIN:$<TARGET_PROPERTY:${probe},COMPILE_DEFINITIONS>,\n-D>>
 $<JOIN:$<TARGET_PROPERTY:${probe},COMPILE_OPTIONS>,\n>
 ")
+    if(pch)  # built with everything else, never failing the build (compile_check_pch.cmake)
+      add_custom_command(OUTPUT ${pch}
+        COMMAND ${CMAKE_COMMAND} -DCOMPILER=${CMAKE_CXX_COMPILER} -DFLAGS_FILE=${flags}
+                -DOUTPUT=${pch} -P ${SAFERECL_SUITE_DIR}/cmake/compile_check_pch.cmake
+        DEPENDS ${flags} ${SAFERECL_SUITE_DIR}/cmake/compile_check_pch.cmake
+        DEPFILE ${pch}.d
+        COMMENT "Precompiling <sut.hpp> for the compile-fail checks of ${impl}")
+      add_custom_target(${impl}.compile-check-pch ALL DEPENDS ${pch})
+    endif()
   endif()
   add_test(NAME "${impl}/${name}"
            COMMAND ${CMAKE_COMMAND}
                    -DCOMPILER=${CMAKE_CXX_COMPILER}
                    -DFLAGS_FILE=${CMAKE_CURRENT_BINARY_DIR}/${impl}.compile-flags.rsp
+                   -DPCH=${pch}
                    -DSOURCE=${src}
                    -P ${SAFERECL_SUITE_DIR}/cmake/compile_check.cmake)
   set_tests_properties("${impl}/${name}" PROPERTIES

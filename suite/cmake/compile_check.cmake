@@ -1,4 +1,8 @@
-# Runs one compile-fail test (cmake -P): COMPILER, FLAGS_FILE (response file), SOURCE.
+# Runs one compile-fail test (cmake -P): COMPILER, FLAGS_FILE (response file), SOURCE, and
+# PCH: <sut.hpp> precompiled with the same flags (compile_check_pch.cmake), used when it
+# exists. The source includes <sut.hpp> first, so loading it first changes nothing but the
+# time; a PCH the compiler refuses (stale after a header changed) is dropped, never held
+# against the test.
 #
 # 1. The positive twin -- the source with SAFERECL_MUST_NOT_COMPILE undefined, i.e. the
 #    offending line switched off -- must compile; otherwise the test itself (or the
@@ -12,13 +16,21 @@ function(compile out_rc out_text)
   set(${out_text} "${text}" PARENT_SCOPE)
 endfunction()
 
-compile(twin_rc twin_text)
+set(pch_args "")
+if(PCH AND EXISTS "${PCH}")
+  set(pch_args -include-pch "${PCH}")
+endif()
+compile(twin_rc twin_text ${pch_args})
+if(pch_args AND NOT twin_rc EQUAL 0 AND twin_text MATCHES "precompiled header|PCH file")
+  set(pch_args "")
+  compile(twin_rc twin_text)
+endif()
 if(NOT twin_rc EQUAL 0)
   message(FATAL_ERROR "FAIL: the positive twin (offending line switched off) does not compile,"
                       " so this test cannot show anything:\n${twin_text}")
 endif()
 
-compile(rc text -DSAFERECL_MUST_NOT_COMPILE=1)
+compile(rc text ${pch_args} -DSAFERECL_MUST_NOT_COMPILE=1)
 if(rc EQUAL 0)
   message(FATAL_ERROR "FAIL: compiled, but the program is ill-formed and must be rejected.\n${text}")
 endif()
