@@ -2,8 +2,7 @@
 
   1. the tooling's unit tests (pytest: reports/tests and driver/tests, with the reports'
      Chromium check of report.html), seconds;
-  2. the battery passes against the reference implementation under TSan and ASan (there
-     without the compile-fail checks, which do not depend on the tier);
+  2. the battery passes against the reference implementation under TSan and ASan;
   3. the std adapter validates a standard-library-style include tree, under TSan with the
      default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
      in C++20 mode, where the tree announces nothing, it says why it is unavailable;
@@ -38,10 +37,6 @@ from reports.compare import Unreadable, compare, markdown, read_side
 from reports.merge import MergeRefused, merge
 
 UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
-# The reference's tiers: the whole battery under TSan; under ASan the compile-fail checks are
-# left out, since whether a program compiles does not depend on the sanitizer.
-REFERENCE_TIERS = [("tsan", [], ""),
-                   ("asan", ["-LE", "^kind=compile-fail$"], " (compile-fail checks: see tsan)")]
 UNIT_TEST_PACKAGES = ["chromium", "python3-yaml", *PYTHON_PACKAGES]  # yaml: the CI examples' test
 STD_SELFTEST_ROOT = BUILD / "std-selftest"
 STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
@@ -194,11 +189,11 @@ def command(args) -> int:
         steps.append((name, bool(check()), elapsed(t0)))
 
     step("unit tests of the tooling (pytest " + " ".join(UNIT_TEST_DIRS) + ")", unit_tests)
-    for sanitizer, ctest_args, what in REFERENCE_TIERS:
-        step(f"reference battery under {sanitizer}{what}",
-             lambda s=sanitizer, a=ctest_args: run_battery(RunOptions(
+    for sanitizer in ("tsan", "asan"):
+        step(f"reference battery under {sanitizer}",
+             lambda s=sanitizer: run_battery(RunOptions(
                  impls=["reference"], explicit=True, sanitizer=s, seed=args.seed,
-                 jobs=args.jobs, out_base=args.out, ctest_args=a))[0] == EXIT_OK)
+                 jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
     step("std adapter on a vendor-style include tree",
          lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
     for compiler, stdlib in STD_SELFTEST_LIBRARIES:
