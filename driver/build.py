@@ -163,17 +163,21 @@ class BuildTree:
         """The tests of the tree (suite/cmake/index_tests.py wrote them at configure time)."""
         return json.loads(self.index_path.read_text())["tests"]
 
-    def build(self, jobs: int, log_path: Path, target: str | None = None) -> None:
-        """Builds everything it can (see the module's comment); the log goes to log_path.
+    def build(self, jobs: int, log_path: Path, target: str | None = None,
+              quiet: bool = False) -> None:
+        """Builds everything it can (see the module's comment); the log goes to log_path,
+        and progress to the console unless `quiet` (builds running side by side).
         When the precompiled support/test.hpp does not compile (a vendor header, an API
         mutant), the tree is rebuilt without it, so each source fails on its own and gets
         its own compiler message."""
+        report = (lambda _: None) if quiet else say
         builds = exclusions = 0
         while True:
             builds += 1
-            failed = self._build_once(jobs, log_path, append=builds > 1, target=target)
+            failed = self._build_once(jobs, log_path, append=builds > 1, target=target,
+                                      report=report)
             if self.precompiled_header and any(PRECOMPILED_HEADER.search(f["key"]) for f in failed):
-                say("   the precompiled support/test.hpp does not compile; rebuilding without it")
+                report("   the precompiled support/test.hpp does not compile; rebuilding without it")
                 self.precompiled_header = False
                 self.configure()
                 continue
@@ -183,12 +187,13 @@ class BuildTree:
                 return
             exclusions += 1
             self.excluded += [f["key"] for f in new]
-            say(f"   {len(new)} source(s) do not compile; rebuilding without them")
+            report(f"   {len(new)} source(s) do not compile; rebuilding without them")
             self.configure()
             if exclusions == 2:  # what the second build found is left out, not built again
                 return
 
-    def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None) -> list[dict]:
+    def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None,
+                    report) -> list[dict]:
         start = time.monotonic()
         args = ["cmake", "--build", str(self.dir), "-j", str(jobs)]
         if target:
@@ -209,7 +214,7 @@ class BuildTree:
                 now = time.monotonic()
                 if progress and (now - last_progress > PROGRESS_EVERY_SECONDS
                                  or progress[1] == progress[2]):
-                    say(f"   build {progress[1]}/{progress[2]} ({elapsed(start)})")
+                    report(f"   build {progress[1]}/{progress[2]} ({elapsed(start)})")
                     last_progress = now
             proc.wait()
         return parse_build_failures(lines, self.impls)
