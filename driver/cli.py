@@ -7,6 +7,8 @@
     ./conformance bench [options]      benchmarks across implementations (README: Benchmarks)
     ./conformance compare OLD NEW      regressions and progressions between two runs
     ./conformance merge DIR...         the shards of one run (run --shard K/N) into one report
+    ./conformance vendor-library       the reference as a vendor's library (README: Testing
+                                       your own implementation); prints its path
 
 The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
 suite/, implementation logic in reference-impl/ and adapters/.
@@ -20,7 +22,7 @@ import sys
 from pathlib import Path
 
 from driver import language
-from driver.commands import bench, compare, merge, mutants, run, test
+from driver.commands import bench, compare, merge, mutants, run, test, vendor_library
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.options import PROFILES, SANITIZERS
@@ -157,6 +159,14 @@ def parser() -> argparse.ArgumentParser:
                    help=f"wait up to this long for a 1-minute load average under "
                         f"{bench.BENCH_QUIET_LOAD} before measuring (default 0)")
     p.set_defaults(func=bench.command)
+
+    p = sub.add_parser("vendor-library", help="build the reference as a vendor's library in a "
+                       "tier and mode (the README's std recipes); prints its path")
+    p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
+                   help="tier of the run that will link it: tsan (default), asan, none")
+    _compiler_option(p)
+    p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
+    p.set_defaults(func=vendor_library.command)
 
     p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
     _implementation_options(p)

@@ -72,6 +72,24 @@ def vendor_std_options(library: Path) -> dict[str, str]:
             "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}
 
 
+def build_vendor_library(sanitizer: str, jobs: int, compiler: str | None = None,
+                         mode: Request | None = None) -> Path | None:
+    """The reference library built as the vendor tree's own library, in the tier, compiler and
+    mode given (default: the command's), under build/std-selftest/vendor/<tree>/: the library
+    the README's recipes link with --std-libs. None when it did not build (the build output
+    is on stderr)."""
+    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"),
+                       compiler_command=compiler, mode=mode)
+    vendor.configure()
+    built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
+                            "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
+    library = vendor.dir / "reference-impl" / "libsaferecl_reference.a"
+    if built.returncode != 0 or not library.is_file():
+        sys.stderr.write(built.stdout + built.stderr)
+        return None
+    return library
+
+
 def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int | None,
                           compiler: str | None = None, mode: Request | None = None) -> bool:
     """Proves that the `std` adapter validates a standard-library-style implementation.
@@ -85,14 +103,8 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
     when the adapter found the tree and the slice passed."""
     what = f"{compiler or 'default compiler'}, {(mode or Request()).stdlib or 'default library'}, {sanitizer}"
     stage(f"std self-test: building the vendor library ({what})")
-    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"),
-                       compiler_command=compiler, mode=mode)
-    vendor.configure()
-    built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
-                            "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
-    library = vendor.dir / "reference-impl" / "libsaferecl_reference.a"
-    if built.returncode != 0 or not library.is_file():
-        sys.stderr.write(built.stdout + built.stderr)
+    library = build_vendor_library(sanitizer, jobs, compiler, mode)
+    if library is None:
         say("   FAIL  the vendor library did not build")
         return False
 
