@@ -13,11 +13,33 @@ set(SAFERECL_STD_CXX_FLAGS "" CACHE STRING "std adapter: extra compile flags")
 set(SAFERECL_STD_LINK_LIBRARIES "" CACHE STRING "std adapter: extra link libraries/flags")
 
 # The checks compile and link like the battery does (saferecl_adapter_probe: the tier's
-# sanitizer flags), so that a vendor library built for that tier links; their results are
-# keyed by these options, so pointing the adapter at another implementation checks again.
+# sanitizer flags), so that a vendor library built for that tier links. Their results are
+# cached, keyed by these options and by the files they read from the options' include
+# directories and libraries (paths and modification times): pointing the adapter at another
+# implementation, or fixing a header or rebuilding a library, checks again.
+function(_saferecl_std_inputs_stamp out)
+  set(files)
+  foreach(dir IN LISTS SAFERECL_STD_INCLUDE_DIRS)
+    file(GLOB_RECURSE in_dir LIST_DIRECTORIES false "${dir}/*")
+    list(APPEND files ${in_dir})
+  endforeach()
+  foreach(item IN LISTS SAFERECL_STD_LINK_LIBRARIES)
+    if(EXISTS "${item}" AND NOT IS_DIRECTORY "${item}")
+      list(APPEND files "${item}")
+    endif()
+  endforeach()
+  set(stamp "")
+  foreach(file IN LISTS files)
+    file(TIMESTAMP "${file}" modified "%s")
+    string(APPEND stamp "${file}@${modified};")
+  endforeach()
+  string(MD5 stamp "${stamp}")
+  set(${out} ${stamp} PARENT_SCOPE)
+endfunction()
+_saferecl_std_inputs_stamp(_std_inputs)
 separate_arguments(_std_flags UNIX_COMMAND "${SAFERECL_STD_CXX_FLAGS}")
 set(_std_probe INCLUDES ${SAFERECL_STD_INCLUDE_DIRS} LIBRARIES ${SAFERECL_STD_LINK_LIBRARIES}
-               FLAGS ${_std_flags})
+               FLAGS ${_std_flags} KEY ${_std_inputs})
 saferecl_adapter_probe(_std_has_hp ${_std_probe} SOURCE [[
 #include <version>
 #if !defined(__cpp_lib_hazard_pointer) || __cpp_lib_hazard_pointer < 202306L
