@@ -32,7 +32,7 @@ from driver.report_dir import ReportDir
 # The killers' watchdog: a step of a killer takes milliseconds on the reference, so a tighter
 # limit than the quick profile's only shortens the wait for deadlock mutants. Not-a-bug runs
 # keep the profile's.
-MUTANT_WATCHDOG_SECONDS = 5
+MUTANT_WATCHDOG_SECONDS = 3
 API_MUTANTS_ROOT = BUILD / "api-mutants"  # a tree per worker, reconfigured per AM-xx
 # API mutants build side by side, one core each: a build of a few killer sources is a chain
 # (configure, library, precompiled header, sources, link) that gains little from a second

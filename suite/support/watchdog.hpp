@@ -14,7 +14,7 @@
 // FAIL that names the signal) before the watchdog of the parent waiting for it.
 //
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
-//                              profile sets 10, its mutant sweep 5)
+//                              profile sets 10, its mutant sweep 3)
 #pragma once
 
 #include <atomic>
