@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -193,7 +194,7 @@ class BuildTree:
                 return
 
     def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None,
-                    report) -> list[dict]:
+                    report: Callable[[str], None]) -> list[dict]:
         start = time.monotonic()
         args = ["cmake", "--build", str(self.dir), "-j", str(jobs)]
         if target:

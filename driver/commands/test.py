@@ -23,6 +23,7 @@ from pathlib import Path
 
 from driver.build import BuildTree, tree_dir
 from driver.commands.mutants import run_mutants
+from driver.commands.vendor_library import build_vendor_library
 from driver.commands.run import run_battery
 from driver.console import elapsed, say, stage
 from driver.ctest import verdicts
@@ -70,24 +71,6 @@ def vendor_std_options(library: Path) -> dict[str, str]:
     return {"SAFERECL_STD_INCLUDE_DIRS": f"{STD_SELFTEST_INCLUDE};{ROOT / 'reference-impl' / 'include'}",
             "SAFERECL_STD_CXX_FLAGS": "",
             "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}
-
-
-def build_vendor_library(sanitizer: str, jobs: int, compiler: str | None = None,
-                         mode: Request | None = None) -> Path | None:
-    """The reference library built as the vendor tree's own library, in the tier, compiler and
-    mode given (default: the command's), under build/std-selftest/vendor/<tree>/: the library
-    the README's recipes link with --std-libs. None when it did not build (the build output
-    is on stderr)."""
-    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, STD_SELFTEST_ROOT / "vendor"),
-                       compiler_command=compiler, mode=mode)
-    vendor.configure()
-    built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
-                            "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
-    library = vendor.dir / "reference-impl" / "libsaferecl_reference.a"
-    if built.returncode != 0 or not library.is_file():
-        sys.stderr.write(built.stdout + built.stderr)
-        return None
-    return library
 
 
 def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int | None,

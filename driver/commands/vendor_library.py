@@ -9,10 +9,34 @@ prints only the archive's path on stdout: LIB=$(./conformance vendor-library ...
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from pathlib import Path
 
-from driver.commands.test import build_vendor_library
+from driver.build import BuildTree, tree_dir
 from driver.errors import EXIT_ENVIRONMENT, EXIT_OK
+from driver.language import Request
+from driver.paths import BUILD, ROOT
+
+VENDOR_ROOT = BUILD / "std-selftest" / "vendor"
+
+
+def build_vendor_library(sanitizer: str, jobs: int, compiler: str | None = None,
+                         mode: Request | None = None) -> Path | None:
+    """The reference library built as the vendor tree's own library, in the tier, compiler and
+    mode given (default: the command's), under VENDOR_ROOT/<tree>/: the library the README's
+    recipes link with --std-libs, and the one the self-test's std steps link. None when it
+    did not build (the build output is on stderr)."""
+    vendor = BuildTree(sanitizer, ["reference"], {}, tree_dir(sanitizer, VENDOR_ROOT),
+                       compiler_command=compiler, mode=mode)
+    vendor.configure()
+    built = subprocess.run(["cmake", "--build", str(vendor.dir), "--target", "saferecl_reference",
+                            "-j", str(jobs)], cwd=ROOT, capture_output=True, text=True)
+    library = vendor.dir / "reference-impl" / "libsaferecl_reference.a"
+    if built.returncode != 0 or not library.is_file():
+        sys.stderr.write(built.stdout + built.stderr)
+        return None
+    return library
 
 
 def command(args) -> int:
