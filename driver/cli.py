@@ -9,6 +9,8 @@
     ./conformance merge DIR...         the shards of one run (run --shard K/N) into one report
     ./conformance vendor-library       the reference as a vendor's library (README: Testing
                                        your own implementation); prints its path
+    ./conformance runtime libc++       a libc++ instrumented for TSan, built from the
+                                       distribution's source of the compiler's LLVM; cached
 
 The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
 suite/, implementation logic in reference-impl/ and adapters/.
@@ -21,8 +23,8 @@ import os
 import sys
 from pathlib import Path
 
-from driver import language
-from driver.commands import bench, compare, merge, mutants, run, test, vendor_library
+from driver import compilers, cxx_runtime, language
+from driver.commands import bench, compare, merge, mutants, run, runtime, test, vendor_library
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.options import PROFILES, SANITIZERS
@@ -60,11 +62,20 @@ def _compiler_option(p: argparse.ArgumentParser) -> None:
                    help="... and its library directory (-L DIR with an rpath; repeatable)")
 
 
+def _tsan_runtime_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tsan-runtime", default="auto", choices=cxx_runtime.CHOICES,
+                   help="tsan tier with --stdlib libc++: the libc++ built by './conformance runtime "
+                        "libc++' (instrumented), Debian's with link-time annotations (annotated), "
+                        "or as it is (plain: its races are INCONCLUSIVE); auto (default): "
+                        "instrumented when cached, else annotated when TSan cannot see it")
+
+
 def _implementation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
                    help="tier: tsan (default), asan, none (optimized)")
     _std_adapter_options(p)
     _compiler_option(p)
+    _tsan_runtime_option(p)
 
 
 def _jobs_and_out(p: argparse.ArgumentParser, what: str = "parallel build and test jobs") -> None:
@@ -165,8 +176,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
                    help="tier of the run that will link it: tsan (default), asan, none")
     _compiler_option(p)
+    _tsan_runtime_option(p)
     p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
     p.set_defaults(func=vendor_library.command)
+
+    p = sub.add_parser("runtime", help="build a libc++ instrumented for TSan from the distribution's "
+                       "source of the compiler's LLVM, into a cache every later run uses; prints its path")
+    p.add_argument("library", choices=["libc++"], help="the runtime (libc++ and libc++abi)")
+    p.add_argument("--sanitizer", default="tsan", choices=["tsan"], help="the instrumentation (tsan)")
+    p.add_argument("--cxx", metavar="PATH", help="the clang whose LLVM it is, e.g. clang++-22 "
+                   "(default: $CXX, else clang++)")
+    p.add_argument("--source", type=Path, metavar="FILE",
+                   help="the source package's orig tarball, already downloaded (no root needed)")
+    p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
+    p.set_defaults(func=runtime.command)
 
     p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
     _implementation_options(p)
@@ -191,7 +214,10 @@ def main(argv: list[str]) -> int:
         os.environ["CXX"] = args.cxx
     try:
         if hasattr(args, "std"):  # likewise the mode (driver/language.py)
-            language.select(language_request(args))
+            request = language_request(args)
+            if hasattr(args, "tsan_runtime"):  # and its C++ runtime (driver/cxx_runtime.py)
+                request = cxx_runtime.choose(request, args.sanitizer, compilers.requested(), args.tsan_runtime)
+            language.select(request)
         return args.func(args)
     except UsageError as e:
         print(f"conformance: {e}", file=sys.stderr)

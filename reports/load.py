@@ -19,7 +19,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import expectations, protocol
+from reports import expectations, protocol, tsan_evidence
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -181,6 +181,10 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             record.kind, record.timeout = t.kind, t.timeout
             c = classify(record)
             t.verdict, t.detail, t.exit_status = c.verdict, c.detail, c.exit_status
+            if report.run.get("sanitizer") == "tsan" and c.exit_status == protocol.SANITIZER:
+                judgement = tsan_evidence.judge(record.output, report.run.get("cxx_runtime"))
+                if not judgement.judged:
+                    t.verdict, t.detail = protocol.VERDICT_INCONCLUSIVE, judgement.reason
             t.duration = record.time
             t.seed, t.config = seed_and_config(record.output)
             t.seed = t.seed or run_seed

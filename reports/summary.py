@@ -6,7 +6,8 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves
-from reports.facts import findings, run_line, runtime_caveat, verdict_counts
+from reports.facts import (findings, impl_verdict, run_line, run_verdict, runtime_caveat, runtime_line,
+                           verdict_counts)
 from reports.model import Report, Status, Test
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -91,7 +92,8 @@ def findings_section(report: Report, status: str, heading: str) -> str:
             break
         md += (f"- **{f.row.id}** {md_escape(f.row.ref)} — {md_escape(f.row.summary)} — "
                f"*{f.impl.name}*\n")
-        md += "".join(test_line(report.tests[i], False) for i in f.cell.tests if report.tests[i].failing)
+        md += "".join(test_line(report.tests[i], False) for i in f.cell.tests
+                      if report.tests[i].failing or report.tests[i].verdict == protocol.VERDICT_INCONCLUSIVE)
     return md
 
 
@@ -187,8 +189,10 @@ def summary_markdown(report: Report) -> str:
         return (f"# {report.title or 'saferecl mutants'}\n" + (f"\n{md_escape(line)}\n" if line else "")
                 + mutants_markdown(report) + notes_section(report)
                 + "\nFull report: `report.html` (kill matrix, mutant coverage per row); the sweep: `mutants.json`.\n")
-    verdict = "conforming" if report.conforming else "NOT conforming"
+    verdict = run_verdict(report)
     md = f"# {report.title or 'saferecl conformance'}: {verdict}\n\n{md_escape(run_line(report))}\n\n"
+    if runtime := runtime_line(report):
+        md += f"{md_escape(runtime)}\n\n"
     if caveat := runtime_caveat(report):
         md += f"> **Warning:** {md_escape(caveat)}\n\n"
     md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n"
@@ -197,7 +201,7 @@ def summary_markdown(report: Report) -> str:
         if not impl.available:
             md += f"| {md_escape(impl.name)} | unavailable: {md_escape(impl.reason)} | | | | |\n"
             continue
-        said = "conforming" if impl.conforming else "**NOT conforming**"
+        said = impl_verdict(impl) if impl.conforming else f"**{impl_verdict(impl)}**"
         if not impl.conforming and impl.why_not:
             said += f" ({md_escape('; '.join(impl.why_not))})"
         name = md_escape(impl.name) + (f" {md_escape(impl.version)}" if impl.version else "")
@@ -218,6 +222,7 @@ def summary_markdown(report: Report) -> str:
         md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
 
     md += findings_section(report, Status.NON_CONFORMING, "Non-conforming requirements")
+    md += findings_section(report, Status.NOT_JUDGED, "Not judged: the sanitizer could not see the synchronization")
 
     loose = [report.tests[n] for n in report.unmapped
              if report.tests[n].failing and report.tests[n].verdict != protocol.VERDICT_NOT_BUILT]

@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from driver import known_failures, runtime_probe, sharding, timings
+from driver import cxx_runtime, known_failures, sharding, timings
 from driver.build import BuildTree, tree_dir
 from driver.console import elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
@@ -28,16 +28,6 @@ from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import shards, soak
-
-
-def cxx_runtime(build: BuildTree, sanitizer: str) -> dict:
-    """Which C++ runtime the tree links and, in the TSan tier, whether TSan sees its
-    synchronization (driver/runtime_probe.py)."""
-    mode, compiler = build.language(), build.compiler().path
-    runtime = {"library": runtime_probe.identify(compiler, mode.compile_flags(), mode.link_flags())}
-    if sanitizer == "tsan":
-        runtime |= runtime_probe.tsan_visibility(compiler, mode.compile_flags(), mode.link_flags())
-    return runtime
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
@@ -71,12 +61,11 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                       compiler_command=options.compiler, mode=options.mode)
     with clock.stage("configure"):
         build.configure()
-        mode, runtime = build.language(), cxx_runtime(build, options.sanitizer)
-    seen = {True: "yes", False: "NO", None: f"unknown ({runtime.get('detail')})"}
-    say(f"   {build.compiler().version}; {mode.standard} ({mode.flag}); C++ runtime {runtime['library']}"
-        + (f"; TSan sees its synchronization: {seen[runtime['instrumented']]}" if "instrumented" in runtime else ""))
-    if warning := runtime_probe.header_line(runtime):
-        say("   WARNING: " + warning)
+        mode, compiler = build.language(), build.compiler()
+        runtime = cxx_runtime.describe(mode, compiler.command, compiler.path, options.sanitizer)
+    say(f"   {compiler.version}; {mode.standard} ({mode.flag})")
+    for line in cxx_runtime.header_lines(runtime):
+        say("   " + line)
     implementations = build.implementations()
     for impl in implementations:  # the report's row names the mutant it ran
         if impl["name"] == "mutants" and mutant_env:

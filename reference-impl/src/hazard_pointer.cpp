@@ -254,25 +254,16 @@ hazard_retired_node* take_shared() noexcept {
 // Reclamation pass
 // ---------------------------------------------------------------------------------------
 
-// Under TSan the fence provides the real StoreLoad ordering only; every happens-before edge
-// TSan needs comes from seq_cst/acquire/release operations, so gcc's -Wtsan ("fences are not
-// modelled") does not apply here.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wtsan"
-#endif
+// Under TSan the StoreLoad ordering is only the hardware's (full_fence() there is no fence:
+// see asymmetric_fence.hpp); every happens-before edge TSan needs comes from
+// seq_cst/acquire/release operations.
 void fence_before_scan() noexcept {
   if (SAFERECL_MUTANT("MH-03")) return;  // and relaxed loads in load_hazard
-  if constexpr (kTsanBuild)
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  else if (SAFERECL_MUTANT("MH-02"))  // the reader's half of the asymmetric pair is gone too
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (kTsanBuild || SAFERECL_MUTANT("MH-02"))  // MH-02: the reader's half is gone too
+    full_fence();
   else
     heavy_fence();
 }
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic pop
-#endif
 
 struct scan_mode {
   bool relaxed = SAFERECL_MUTANT("MH-03");

@@ -371,7 +371,7 @@ void drive_until(rcu_domain& d, u64 target) noexcept {
       release_gp_lock();
       continue;
     }
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // the failed try_lock, then gp_seq
+    full_fence();  // the failed try_lock, then gp_seq
     if (g.gp_seq.load(std::memory_order_acquire) < target) futex_wait(g.gp_turns, seen);
     g.gp_turn_waiters.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -528,7 +528,7 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
     const u64 g_word = acc::gp_ctr(d).load(std::memory_order_relaxed);
     SAFERECL_MUTANT_WIDEN_WINDOW();
     w.store(g_word | kRcuSpecialBit, kRcuPublish);
-    if (!SAFERECL_MUTANT("MR-07")) std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!SAFERECL_MUTANT("MR-07")) full_fence();
   } else {  // symmetric mode, nested
     w.store(c + 1, kRcuPublish);
   }
@@ -550,7 +550,7 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
 void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
   const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
   tls_rcu_reader.ctr.store(c & kRcuSpecialBit, kRcuPublish);  // 0, or the symmetric idle word
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // symmetric mode's light fence (d)
+  full_fence();  // symmetric mode's light fence (d)
   if ((c & kRcuOwesBit) != 0 && !t_in_executor && pending_count() >= kRcuRetireThreshold) {
     rcu_unlock_slow(d);  // wake a sleeping grace period first: it may be waiting for us
     drive_and_run(d);    // the drive this thread owes since it retired inside its region
