@@ -13,9 +13,10 @@ across one of them is not evidence of a bug:
   cxx_runtime says which).
 - **atomic_thread_fence.** No TSan runtime models fences ([atomics.fences]: a release fence
   before a relaxed store, an acquire fence after the relaxed load that reads it). The
-  battery's TSan builds wrap TSan's fence entry point; the first time a process executes a
-  fence, the wrapper prints FENCE_MARKER with where. A race reported by a process that
-  executed fences may be one the fences prevent.
+  battery's TSan builds model them (suite/support/tsan/fences.cpp), conservatively: a race
+  TSan still reports is real. Where the model had to forget a relaxed load before an acquire
+  fence, it prints FENCE_MARKER with where, and a race reported by that process may be one
+  the fence prevents.
 
 Everything else stays evidence: a race whose stacks lie in the implementation's or the
 test's own code, in a process that ran no fence, under a runtime TSan sees, is a FAIL.
@@ -27,8 +28,8 @@ import re
 from dataclasses import dataclass
 
 RACE_HEADER = "WARNING: ThreadSanitizer: data race"
-# The marker suite/support/runtime_annotations/tsan_fences.cpp prints (once per process).
-FENCE_MARKER = "[saferecl] TSan: atomic_thread_fence executed"
+# The line suite/support/tsan/fences.cpp prints (once per process) when its model is incomplete.
+FENCE_MARKER = "[saferecl] TSan: the fence model forgot relaxed loads before an acquire fence"
 # The first line of a stack of one of the two racing accesses.
 ACCESS_LINE = re.compile(r"^\s+(Previous )?(atomic )?(read|write)\b.* of size \d+ at ", re.IGNORECASE)
 # A frame inside the uninstrumented libc++: std::__1 (or std::__N) function, no source file.
@@ -94,8 +95,8 @@ def judge(output: str, runtime: dict | None) -> Judgement:
                            f"{runtime.get('library', 'the C++ runtime')}, which is not instrumented: "
                            "TSan cannot see its synchronization")
         elif fences:
-            reasons.append("the process executed atomic_thread_fence (first at "
-                           f"{fences[0]}), which TSan does not model: the race may be one the fence prevents")
+            reasons.append("the process synchronized through an atomic_thread_fence that TSan's fence model "
+                           f"could not follow (at {fences[0]}): the race may be one the fence prevents")
         else:
             return Judgement(True)  # one race TSan could judge is enough
     return Judgement(False, reasons[0] + (f" ({len(reasons)} reports alike)" if len(reasons) > 1 else ""))

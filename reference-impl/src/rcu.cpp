@@ -238,16 +238,21 @@ inline u64 narrow_view(u64 c) noexcept {
 }
 
 bool any_blocking_reader(u64 cur, bool lock_held) noexcept {
-  const std::memory_order order =
-      SAFERECL_MUTANT("MR-08") ? std::memory_order_relaxed : kScanLoad;  // MR-08: no acquire
+  const bool by_fence = SAFERECL_MUTANT("NB-R20");  // conforming: relaxed scan between fences
+  const std::memory_order order = SAFERECL_MUTANT("MR-08") || by_fence
+                                      ? std::memory_order_relaxed  // MR-08: no acquire
+                                      : kScanLoad;
   bool blocking = false;
   if (!lock_held) g.reg_lock.lock();
+  if (by_fence) std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the reader's
   for (rcu_reader_tls* p = g.registry; p; p = p->next) {
     u64 c = p->ctr.load(order);
     if (SAFERECL_MUTANT("MR-05")) c = narrow_view(c);
     if ((c & kRcuDepthMask) == 0 && !SAFERECL_MUTANT("MR-35")) continue;  // MR-35: idle = phase 0
     if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) { blocking = true; break; }
   }
+  if (by_fence && !SAFERECL_MUTANT("MR-70"))  // MR-70: the acquire half of the pair is gone
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!lock_held) g.reg_lock.unlock();
   return blocking;
 }

@@ -47,7 +47,7 @@ def test_a_race_with_both_stacks_in_the_implementation_stays_evidence():
     assert judge(race(VENDOR_READ, IMPLEMENTATION_WRITE), BLIND).judged
 
 
-def test_a_race_in_a_process_that_ran_a_fence_is_not_evidence():
+def test_a_race_where_the_fence_model_was_incomplete_is_not_evidence():
     output = (f"{tsan_evidence.FENCE_MARKER} at std::atomic_thread_fence(std::memory_order) "
               "/usr/include/c++/v1/__atomic/fence.h:29:3 < rcu_lock() /vendor/src/rcu.cpp:31:5\n"
               + race(VENDOR_READ, IMPLEMENTATION_WRITE))

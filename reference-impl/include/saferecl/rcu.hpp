@@ -305,6 +305,7 @@ inline void rcu_domain::lock() noexcept {
   if (__builtin_expect(c == 0, 1)) {  // outermost: publish phase and depth 1
     const std::uint64_t g = gp_ctr_.load(std::memory_order_relaxed);
     SAFERECL_MUTANT_WIDEN_WINDOW();  // between reading the phase and publishing it (MR-03/19)
+    if (SAFERECL_MUTANT("NB-R20")) { detail::rcu_enter_by_fence(w, g); return; }  // conforming
     w.store(g, detail::kRcuPublish);
     std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence (membarrier mode)
   } else if (__builtin_expect((c & detail::kRcuSpecialBit) == 0, 1)) {  // nested
@@ -324,7 +325,8 @@ inline void rcu_domain::unlock() noexcept {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   const std::uint64_t c = w.load(std::memory_order_relaxed);
   if (__builtin_expect((c << 1) == 2, 1) && !SAFERECL_MUTANT("MR-06")) {  // depth 1, no bits
-    w.store(0, detail::kRcuPublish);
+    if (SAFERECL_MUTANT("NB-R20")) detail::rcu_leave_by_fence(w);  // conforming
+    else w.store(0, detail::kRcuPublish);
     std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence, membarrier mode
     if (__builtin_expect(flags_.load(detail::kRcuFlagsLoad) != 0, 0))
       detail::rcu_unlock_slow(*this);
