@@ -27,7 +27,8 @@ from dataclasses import replace
 
 from driver import compilers, libcxx_build, runtime_probe
 from driver.errors import EnvironmentProblem, UsageError
-from driver.language import Language, Request, resolve
+from driver.environment import ensure_packages
+from driver.language import Language, Request, debian_packages, resolve
 
 CHOICES = ("auto", "instrumented", "annotated", "plain")
 
@@ -59,6 +60,7 @@ def choose(request: Request, sanitizer: str, compiler_command: str | None, wante
                                      f"build it with {build_command(compiler.command)}")
     if wanted == "annotated":
         return replace(request, annotations=True)
+    ensure_packages(debian_packages(request, compiler.command))  # Debian's libc++ of this clang
     mode = resolve(request, compiler.path)
     seen = runtime_probe.tsan_visibility(compiler.path, mode.compile_flags(), mode.link_flags())
     return replace(request, annotations=seen.get("instrumented") is False)
