@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from reports.classify import classify
+from reports.tsan_evidence import reclassify
 from reports.junit import read_junit
 
 # The test environment's sanitizer defaults; a user's own options win.
@@ -68,11 +69,14 @@ def run_ctest(build_dir: Path, impls: list[str], jobs: int, junit: Path, env: di
     return subprocess.run(args, env=env).returncode
 
 
-def verdicts(junit: Path) -> list[tuple[str, str, float]]:
-    """(CTest name, verdict, seconds) of every test junit.xml records."""
+def verdicts(junit: Path, sanitizer: str | None = None, runtime: dict | None = None) -> list[tuple[str, str, float]]:
+    """(CTest name, verdict, seconds) of every test junit.xml records; given the run's tier and
+    C++ runtime (run.json's cxx_runtime), a TSan report TSan could not judge is INCONCLUSIVE,
+    as in the reports."""
     if not junit.is_file():
         return []
-    return [(case.name, classify(case).verdict, case.time) for case in read_junit(junit).cases]
+    return [(case.name, reclassify(classify(case), case.output, sanitizer, runtime).verdict, case.time)
+            for case in read_junit(junit).cases]
 
 
 def failing_tests(junit: Path) -> list[dict]:

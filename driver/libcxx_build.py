@@ -293,6 +293,8 @@ def configure(source: Path, build: Path, prefix: Path, toolchain: Toolchain, san
             f"-DCMAKE_C_COMPILER={c_compiler}", f"-DCMAKE_CXX_COMPILER={toolchain.compiler}",
             "-DCMAKE_BUILD_TYPE=Release", "-DLIBCXX_INCLUDE_TESTS=OFF", "-DLIBCXXABI_INCLUDE_TESTS=OFF",
             "-DLIBCXX_INCLUDE_BENCHMARKS=OFF", "-DLIBCXXABI_USE_LLVM_UNWINDER=OFF",
+            # The runs link the shared libraries (with an rpath): no static archives to build.
+            "-DLIBCXX_ENABLE_STATIC=OFF", "-DLIBCXXABI_ENABLE_STATIC=OFF",
             f"-DCMAKE_INSTALL_PREFIX={prefix}"]
     done = subprocess.run(args, capture_output=True, text=True)
     (build / "configure.log").write_text(done.stdout + done.stderr)

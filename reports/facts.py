@@ -55,7 +55,7 @@ def runtime_caveat(report: Report) -> str | None:
     if not isinstance(runtime, dict) or runtime.get("instrumented") is not False or runtime.get("annotations"):
         return None
     return (f"TSan cannot see the synchronization inside the C++ runtime ({runtime.get('library', '?')}, "
-            f"not instrumented: its std::call_once probe raced in {runtime.get('racy_runs', '?')} runs). "
+            f"not instrumented: its probe ({runtime.get('probe', 'std::call_once')}) raced in {runtime.get('racy_runs', '?')} runs). "
             f"A race report that runs through it is INCONCLUSIVE, not a failure. "
             f"Remedy: {runtime.get('remedy', '?')}")
 

@@ -179,12 +179,9 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
                     could_not_list.add(f"{listing[1]}.{listing[2]}")
             t.ctest_name = record.name
             record.kind, record.timeout = t.kind, t.timeout
-            c = classify(record)
+            c = tsan_evidence.reclassify(classify(record), record.output, report.run.get("sanitizer"),
+                                         report.run.get("cxx_runtime"))
             t.verdict, t.detail, t.exit_status = c.verdict, c.detail, c.exit_status
-            if report.run.get("sanitizer") == "tsan" and c.exit_status == protocol.SANITIZER:
-                judgement = tsan_evidence.judge(record.output, report.run.get("cxx_runtime"))
-                if not judgement.judged:
-                    t.verdict, t.detail = protocol.VERDICT_INCONCLUSIVE, judgement.reason
             t.duration = record.time
             t.seed, t.config = seed_and_config(record.output)
             t.seed = t.seed or run_seed

@@ -25,7 +25,10 @@ test's own code, in a process that ran no fence, under a runtime TSan sees, is a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from reports import protocol
+from reports.classify import Classification
 
 RACE_HEADER = "WARNING: ThreadSanitizer: data race"
 # The line suite/support/tsan/fences.cpp prints (once per process) when its model is incomplete.
@@ -100,3 +103,12 @@ def judge(output: str, runtime: dict | None) -> Judgement:
         else:
             return Judgement(True)  # one race TSan could judge is enough
     return Judgement(False, reasons[0] + (f" ({len(reasons)} reports alike)" if len(reasons) > 1 else ""))
+
+
+def reclassify(c: Classification, output: str, sanitizer: str | None, runtime: dict | None) -> Classification:
+    """A TSan tier's sanitizer failure whose evidence TSan could not judge becomes INCONCLUSIVE
+    (with the reason as its detail); every other classification stays as it is."""
+    if sanitizer != "tsan" or c.verdict != protocol.VERDICT_FAIL or c.exit_status != protocol.SANITIZER:
+        return c
+    judgement = judge(output, runtime)
+    return c if judgement.judged else replace(c, verdict=protocol.VERDICT_INCONCLUSIVE, detail=judgement.reason)

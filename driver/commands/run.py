@@ -87,7 +87,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         run_tests(options, build, available, seed, scale, mutant_env, report)
 
     stage("report")
-    recorded = timings.timings(clock, junit)
+    recorded = timings.timings(clock, junit, options.sanitizer, runtime)
     report.copy_in(build.index_path, "index.json")
     report.write_json("implementations.json", implementations)
     report.write_json("build-failures.json", build.failures)
