@@ -13,6 +13,7 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves, chart, comparison_chart
+from reports.epoch_ends import epoch_ends
 from reports.classify import excerpt_of, parse_test_name
 from reports.facts import (GENERATOR, dump, findings, impl_verdict, run_line, run_verdict, runtime_caveat,
                            runtime_line)
@@ -119,6 +120,7 @@ def report_html(report: Report) -> str:
         findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.NOT_JUDGED, Status.WARNING, Status.QOI)},
         loose=[n for n in report.unmapped if report.tests[n].failing],
         coverage=clause_coverage(report),
+        epoch_ends=[e for e in epoch_ends(report) if e.core or e.qoi],
         worst_verdict=lambda cell: worst_verdict(report, cell.tests),
         passes=lambda cell: sum(1 for n in cell.tests if report.tests[n].verdict == protocol.VERDICT_PASS),
         failure_keys={(f.impl, f.source) for f in report.build_failures},

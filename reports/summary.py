@@ -6,6 +6,7 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves
+from reports.epoch_ends import epoch_ends
 from reports.facts import (findings, impl_verdict, run_line, run_verdict, runtime_caveat, runtime_line,
                            verdict_counts)
 from reports.model import Report, Status, Test
@@ -218,6 +219,12 @@ def summary_markdown(report: Report) -> str:
     if len(covered) < len(testable):
         md += "; untested:" + "".join(f" {row.id}" for row in testable if row.id not in covered)
     md += ".\n"
+    ends = epoch_ends(report)
+    if any(e.core or e.qoi for e in ends):
+        md += (f"Ends of a protection epoch ([saferecl.hp.holder.*]): {sum(e.covered for e in ends)} of "
+               f"{len(ends)} have a core and a qoi test in this run")
+        lacking = [e.end for e in ends if not e.covered]
+        md += ("; lacking one: " + "; ".join(md_escape(e) for e in lacking) if lacking else "") + ".\n"
     if report.tests_not_run:
         md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
 

@@ -194,6 +194,8 @@ struct rcu_retire_node final : rcu_cb_node {
   static void run(rcu_cb_node* n) noexcept {
     auto* self = static_cast<rcu_retire_node*>(n);
     self->deleter(self->ptr);
+    if (SAFERECL_MUTANT("MR-50")) std::destroy_at(&self->deleter);  // and again by the delete
+    if (SAFERECL_MUTANT("MR-51")) return std::allocator<rcu_retire_node>().deallocate(self, 1);  // d1 never destroyed
     delete self;
   }
   T* ptr;
@@ -225,6 +227,7 @@ class rcu_obj_base {
     T* x = static_cast<T*>(n->obj);
     D& deleter = static_cast<rcu_obj_base*>(x)->saferecl_deleter_;
     if (SAFERECL_MUTANT("MR-38")) { D taken; taken = std::move(deleter); }  // moved out first
+    if (SAFERECL_MUTANT("MR-52")) return detail::mutant_run_destroying_stored(deleter, x);
     deleter(x);
   }
 
