@@ -519,6 +519,15 @@ bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
 
 // Hand the cache and the retired list of `t` back to the shared domain.
 void hand_back(hazard_thread_state& t) noexcept {
+  if (SAFERECL_MUTANT("MH-60")) {
+    // MH-60: the whole cache array goes back, not its filled prefix: a slot above `cached`
+    // still names a record taken out since, perhaps one a live hazard pointer owns. A
+    // thread that only ever refilled its cache has no such slot; one that reused has.
+    for (hazard_ref& slot : t.cache)
+      if (static_cast<std::uintptr_t>(slot) != 0)
+        release_to_pool(hazard_rec(std::exchange(slot, hazard_ref{})));
+    t.cached = 0;
+  }
   while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;
