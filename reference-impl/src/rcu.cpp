@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <new>
@@ -478,9 +479,10 @@ struct worker_hurry {
 // NB-R10 (conforming): the worker batches lazily. Once callbacks are pending it lets more
 // arrive for up to 50 ms before it drives a grace period and runs the ready ones, as a
 // power-saving callback thread does; a waiting rcu_barrier cuts the delay short.
-constexpr int kLazyBatchMicros = 50'000;
+// Timed by the clock, not by counting sleeps: under load a 1 ms sleep takes far longer.
 void lazy_batch_delay() noexcept {
-  for (int waited = 0; waited < kLazyBatchMicros; waited += 1000) {  // 1 ms steps
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  while (std::chrono::steady_clock::now() < until) {
     if (g_worker_hurry.load(std::memory_order_acquire) != 0 ||
         g_worker_stop.load(std::memory_order_acquire))
       return;

@@ -26,7 +26,7 @@
 // Knobs: 1.5 s x scale, and 1.5 s at the quick profile too: MR-23 dies once the flood
 // outlasts the window, and the window must stay well above a grace period under load
 // (suite/README.md, "Stress durations"); 2 retirers (x sqrt(scale)); 2 relay readers;
-// window 500 ms (10 x a 50 ms batching delay); floor 50,000.
+// window 1 s (20 x a 50 ms batching delay); floor 50,000.
 #include "support/stress_harness.hpp"
 #include "support/test.hpp"
 
@@ -53,9 +53,11 @@ struct count_and_delete {
 
 // Below this many pending, nothing is judged (the first grace periods of the flood).
 constexpr std::int64_t kPendingFloor = 50'000;
-// Pending may be as large as what was retired within this long before the sample: many
-// grace periods and batching delays, a third of the flood.
-constexpr auto kBacklogWindow = 500ms;
+// Pending may be as large as what was retired within this long before the sample, i.e. no
+// callback waits longer than this (in FIFO order): many grace periods and batching delays,
+// and a callback thread starved for a while under load (500 ms failed NB-R10 in 1 of 20
+// runs at load 10), yet two thirds of the flood, so a backlog that never drains fails.
+constexpr auto kBacklogWindow = 1000ms;
 
 // Retired counts seen by the sampler, oldest first, to look up the count one window ago.
 class retired_history {
