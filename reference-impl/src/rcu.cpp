@@ -131,6 +131,7 @@ struct rcu_state {
   u64 enq_count = 0;    // evaluations ever queued (next sequence number)
   u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
   inflight_ticket* inflight = nullptr;
+  u64 finished_count = 0;  // evaluations ever finished by executors (read by MR-61 only)
   u32 barrier_waiters = 0;
   bool torn_down = false;                   // MR-25 only
   std::atomic<u64> head_snap{~u64{0}};      // snap of the queue head (for the ready hint)
@@ -418,6 +419,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
 
   const bool outer = t_in_executor;
   t_in_executor = true;
+  const u64 batch = n;
   for (rcu_cb_node* p = first; n-- > 0;) {
     rcu_cb_node* nx = p->next;  // p is gone after invoke
     p->invoke(p);
@@ -426,6 +428,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   t_in_executor = outer;
 
   if (!hold) g.cb_lock.lock();
+  g.finished_count += batch;
   if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
   if (t.next) t.next->prev = t.prev;
   const bool wake = g.barrier_waiters != 0;
@@ -688,7 +691,9 @@ void rcu_barrier(rcu_domain& d) noexcept {
       continue;
     }
     bool older_inflight = false;
-    if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations that others are running
+    if (SAFERECL_MUTANT("MR-61")) {  // MR-61: waits for a count of finished evaluations, so
+      older_inflight = g.finished_count < target;  // later ones finishing elsewhere count
+    } else if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations others are running
       for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
         if (t->lo < target) { older_inflight = true; break; }
     }
