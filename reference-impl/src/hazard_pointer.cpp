@@ -54,8 +54,12 @@ thread_local constinit bool t_has_own_block = false;
 
 using node_access = hazard_node_access;
 
+// The retired count at which a thread (or the shared list) runs a reclamation pass.
+// NB-H10 (conforming): 4 x the records plus a floor of 16,384, a design that trades memory
+// for fewer passes; what stays outstanding is still bounded by the record count.
 std::ptrdiff_t current_threshold() noexcept {
   auto r = static_cast<std::ptrdiff_t>(g_registry.records.load(std::memory_order_relaxed));
+  if (SAFERECL_MUTANT("NB-H10")) return 4 * r + 16'384;
   return std::max(kHazardMinThreshold, 2 * r);
 }
 
@@ -519,6 +523,15 @@ bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
 
 // Hand the cache and the retired list of `t` back to the shared domain.
 void hand_back(hazard_thread_state& t) noexcept {
+  if (SAFERECL_MUTANT("MH-60")) {
+    // MH-60: the whole cache array goes back, not its filled prefix: a slot above `cached`
+    // still names a record taken out since, perhaps one a live hazard pointer owns. A
+    // thread that only ever refilled its cache has no such slot; one that reused has.
+    for (hazard_ref& slot : t.cache)
+      if (static_cast<std::uintptr_t>(slot) != 0)
+        release_to_pool(hazard_rec(std::exchange(slot, hazard_ref{})));
+    t.cached = 0;
+  }
   while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;

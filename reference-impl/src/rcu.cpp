@@ -10,9 +10,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <thread>
 
 namespace saferecl {
@@ -129,6 +131,7 @@ struct rcu_state {
   u64 enq_count = 0;    // evaluations ever queued (next sequence number)
   u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
   inflight_ticket* inflight = nullptr;
+  u64 finished_count = 0;  // evaluations ever finished by executors (read by MR-61 only)
   u32 barrier_waiters = 0;
   bool torn_down = false;                   // MR-25 only
   std::atomic<u64> head_snap{~u64{0}};      // snap of the queue head (for the ready hint)
@@ -416,6 +419,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
 
   const bool outer = t_in_executor;
   t_in_executor = true;
+  const u64 batch = n;
   for (rcu_cb_node* p = first; n-- > 0;) {
     rcu_cb_node* nx = p->next;  // p is gone after invoke
     p->invoke(p);
@@ -424,6 +428,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   t_in_executor = outer;
 
   if (!hold) g.cb_lock.lock();
+  g.finished_count += batch;
   if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
   if (t.next) t.next->prev = t.prev;
   const bool wake = g.barrier_waiters != 0;
@@ -464,13 +469,39 @@ std::atomic<bool> g_worker_stop{false};
 std::atomic<pid_t> g_worker_pid{0};
 pthread_t g_worker_thread;
 
+// NB-R10 only: how many rcu_barrier callers wait for the worker; while any does, the lazy
+// worker stops batching.
+std::atomic<int> g_worker_hurry{0};
+struct worker_hurry {
+  worker_hurry() noexcept { g_worker_hurry.fetch_add(1, std::memory_order_acq_rel); }
+  ~worker_hurry() { g_worker_hurry.fetch_sub(1, std::memory_order_acq_rel); }
+  worker_hurry(const worker_hurry&) = delete;
+  worker_hurry& operator=(const worker_hurry&) = delete;
+};
+
+// NB-R10 (conforming): the worker batches lazily. Once callbacks are pending it lets more
+// arrive for up to 50 ms before it drives a grace period and runs the ready ones, as a
+// power-saving callback thread does; a waiting rcu_barrier cuts the delay short.
+// Timed by the clock, not by counting sleeps: under load a 1 ms sleep takes far longer.
+void lazy_batch_delay() noexcept {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  while (std::chrono::steady_clock::now() < until) {
+    if (g_worker_hurry.load(std::memory_order_acquire) != 0 ||
+        g_worker_stop.load(std::memory_order_acquire))
+      return;
+    ::usleep(1000);
+  }
+}
+
 void* callback_worker_main(void*) {
   rcu_domain& d = rcu_default_domain();
   while (!g_worker_stop.load(std::memory_order_acquire)) {
-    if (pending_count() != 0)
+    if (pending_count() != 0) {
+      if (SAFERECL_MUTANT("NB-R10")) lazy_batch_delay();
       drive_and_run(d);
-    else
+    } else {
       ::usleep(200);
+    }
   }
   return nullptr;
 }
@@ -482,15 +513,22 @@ void stop_callback_worker() noexcept {
   g_worker_pid.store(0);
 }
 
+// NB-R10 only: this process is a forked child, which gets no callback thread (its callers
+// run deleters themselves, as after exit): no thread is started after a fork.
+std::atomic<bool> g_worker_forked{false};
+
 void callback_worker_fork_child() noexcept {
   g_worker_started.store(false);
   g_worker_stop.store(false);
   g_worker_pid.store(0);
+  g_worker_forked.store(true);
 }
 
-// NB-R4 only: true while the worker runs deleters (started here on first use).
+// NB-R4 and NB-R10 only: true while the worker runs deleters (started here on first use).
 bool callback_worker_runs() noexcept {
-  if (!SAFERECL_MUTANT("NB-R4")) return false;
+  const bool lazy = SAFERECL_MUTANT("NB-R10");
+  if (!SAFERECL_MUTANT("NB-R4") && !lazy) return false;
+  if (lazy && g_worker_forked.load(std::memory_order_relaxed)) return false;
   if (g_worker_started.load(std::memory_order_acquire))
     return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
   bool expected = false;
@@ -634,11 +672,13 @@ void rcu_barrier(rcu_domain& d) noexcept {
   g.cb_lock.lock();
   const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
   const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
+  std::optional<detail::worker_hurry> hurry;
   for (;;) {  // cb_lock held at the top of each round
     if (g.taken_count < target) {  // some are still queued: make them runnable, run them
       g.cb_lock.unlock();
       detail::drive_until(d, target_snap);
-      if (detail::callback_worker_runs()) {  // NB-R4: the worker runs them; poll for it
+      if (detail::callback_worker_runs()) {  // NB-R4, NB-R10: the worker runs them; poll
+        if (!hurry) hurry.emplace();  // NB-R10: a barrier waits, stop batching
         ::usleep(100);
         g.cb_lock.lock();
         continue;
@@ -651,7 +691,9 @@ void rcu_barrier(rcu_domain& d) noexcept {
       continue;
     }
     bool older_inflight = false;
-    if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations that others are running
+    if (SAFERECL_MUTANT("MR-61")) {  // MR-61: waits for a count of finished evaluations, so
+      older_inflight = g.finished_count < target;  // later ones finishing elsewhere count
+    } else if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations others are running
       for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
         if (t->lo < target) { older_inflight = true; break; }
     }

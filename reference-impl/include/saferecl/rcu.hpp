@@ -296,6 +296,11 @@ inline rcu_domain& rcu_default_domain() noexcept {
     if (found == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); found = &rcu_domain::s_default_; }
     return *found;
   }
+  if (SAFERECL_MUTANT("MR-60")) {  // MR-60: made on first use behind a plain check: racing
+    static rcu_domain* made = nullptr;  // first calls may each make one (the loser's leaks)
+    if (made == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); made = new rcu_domain; }
+    return *made;
+  }
 #endif
   return rcu_domain::s_default_;
 }
