@@ -123,6 +123,12 @@ def parser() -> argparse.ArgumentParser:
                    help="run the tests N times, the seed rotating (seed, seed+1, ...); the report "
                         "keeps each test's first failure and its seed, for replay (e.g. with "
                         "--profile soak, nightly)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true",
+                       help="print CTest's output as it comes (it always goes to ctest.log in the "
+                            "report directory; by default the console shows a progress line and "
+                            "the unexpected results)")
+    shown.add_argument("-q", "--quiet", action="store_true", help="print only the end: summary and paths")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)
