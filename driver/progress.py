@@ -28,7 +28,8 @@ from reports import expectations as ex
 
 # "  12/285 Test  #12: name ....   Passed    0.52 sec"; "***Failed", "***Exception: SegFault",
 # "***Timeout", "***Skipped", "***Not Run", "Not Run (Disabled)".
-RESULT_LINE = re.compile(r"^\s*(\d+)/\s*(\d+) Test\s+#\d+: (\S+) .*?(?:\*\*\*|\s)"
+# CTest pads the name with " ..." to the longest name's width: the name ends at the last " .".
+RESULT_LINE = re.compile(r"^\s*(\d+)/\s*(\d+) Test\s+#\d+: (.*) \.+\s*(?:\*\*\*)?"
                          r"(Passed|Failed|Exception|Timeout|Skipped|Not Run)\b.*?(?:([\d.]+) sec)?\s*$")
 # CTest's word -> how the status line counts it, in the status line's order.
 RESULTS = {"Passed": "passed", "Failed": "failed", "Exception": "crashed", "Timeout": "timed out",
@@ -40,7 +41,7 @@ NOT_FAILURES = {"Passed", "Skipped"}
 class Result:
     done: int
     total: int
-    test: str  # the CTest name "<impl>/<test>", up to its first space
+    test: str  # the CTest name "<impl>/<test>"
     status: str  # CTest's word: a key of RESULTS
     seconds: float | None
 
@@ -58,11 +59,9 @@ def known_failures(files: list[tuple[Path, list[ex.Expectation]]],
     return {e.test: e for _, entries in files for e in entries if e.applies_to(sanitizer)}
 
 
-def unexpected(line: str, result: Result, known: dict[str, ex.Expectation]) -> str | None:
-    """What is unexpected about `result` under the known failures, or None. CTest pads and
-    may cut a long name, so the entry is the one whose name the result line holds."""
-    entry = next((e for name, e in known.items() if name.startswith(result.test) and name in line), None) \
-        or known.get(result.test)
+def unexpected(result: Result, known: dict[str, ex.Expectation]) -> str | None:
+    """What is unexpected about `result` under the known failures, or None."""
+    entry = known.get(result.test)
     if result.status in NOT_FAILURES:
         if result.status == "Passed" and entry is not None and not entry.flaky:
             return ex.UNEXPECTED_PASS
@@ -102,7 +101,7 @@ class Progress:
         self.done, self.total = result.done, result.total
         word = RESULTS[result.status]
         self.counts[word] = self.counts.get(word, 0) + 1
-        surprise = unexpected(text, result, self.known)
+        surprise = unexpected(result, self.known)
         if surprise:
             self.surprises += 1
             self._print(f"{surprise}: {result.test} ({word}): {self.log}:{self.lines}")

@@ -46,7 +46,9 @@ def feed(terminal: bool, stream=STREAM, step=1.0, known=KNOWN):
 
 def test_result_lines_are_parsed():
     r = progress.parse_result("  12/285 Test  #12: reference/saferecl.hp.x/1 H2: y ....   Passed    0.52 sec")
-    assert r == progress.Result(12, 285, "reference/saferecl.hp.x/1", "Passed", 0.52)
+    assert r == progress.Result(12, 285, "reference/saferecl.hp.x/1 H2: y", "Passed", 0.52)
+    r = progress.parse_result("1/9 Test #1: a/b R1: x ... y ...***Exception: SegFault  0.20 sec")
+    assert (r.test, r.status) == ("a/b R1: x ... y", "Exception")
     assert progress.parse_result(" 3/9 Test  #3: a/b ...***Timeout  300.01 sec").status == "Timeout"
     assert progress.parse_result(" 3/9 Test  #3: a/b ...***Not Run   0.00 sec").status == "Not Run"
     assert progress.parse_result("    Start 12: a/b") is None
@@ -59,7 +61,7 @@ def test_not_a_terminal_prints_plain_lines_and_the_unexpected_result_at_once():
     lines = text.splitlines()
     # Only the crash is unexpected (line 6 of the stream file); the known failure, the pass and
     # the skip are only counted.
-    assert lines[0] == f"NEW FAILURE: reference/saferecl.rcu.domain/2 (crashed): {LOG}:6"
+    assert lines[0] == f"NEW FAILURE: reference/saferecl.rcu.domain/2 R3: unlock (crashed): {LOG}:6"
     assert lines[-1] == ("   tests 4/4, 0:07: 1 passed, 1 failed, 1 crashed, 1 not applicable; "
                          "1 unexpected [reference, liburcu, std]")
     assert len(lines) == 2  # 7 s: no periodic line yet
@@ -77,7 +79,7 @@ def test_terminal_redraws_in_place_and_the_unexpected_line_stays():
     text = feed(terminal=True)
     assert text.endswith("\n") and "\r   tests 1/4, 0:03, ETA 0:09: 1 passed" in text
     # The unexpected line overwrites the status line, which is drawn again below it.
-    before, after = text.split(f"NEW FAILURE: reference/saferecl.rcu.domain/2 (crashed): {LOG}:6\n")
+    before, after = text.split(f"NEW FAILURE: reference/saferecl.rcu.domain/2 R3: unlock (crashed): {LOG}:6\n")
     assert before.endswith("\r")
     assert after.startswith("\r   tests 3/4")
     screen = [line.split("\r")[-1] for line in text.split("\n")]  # what remains on the screen
@@ -87,6 +89,6 @@ def test_terminal_redraws_in_place_and_the_unexpected_line_stays():
 
 def test_a_known_failure_that_passes_is_unexpected_unless_flaky():
     passing = ["1/1 Test #1: liburcu/saferecl.rcu.barrier/3 R7: waits ....   Passed    0.1 sec"]
-    assert "UNEXPECTED PASS: liburcu/saferecl.rcu.barrier/3 (passed)" in feed(False, passing)
+    assert "UNEXPECTED PASS: liburcu/saferecl.rcu.barrier/3 R7: waits (passed)" in feed(False, passing)
     flaky = {t: ex.Expectation(e.test, e.verdicts, e.paragraph, e.reason, flaky=True) for t, e in KNOWN.items()}
     assert "UNEXPECTED" not in feed(False, passing, known=flaky)
