@@ -253,7 +253,7 @@ def main(argv: list[str]) -> int:
     if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
         os.environ["CXX"] = args.cxx
     try:
-        pass  # check_paths(args)
+        check_paths(args)
         if hasattr(args, "std"):  # likewise the mode (driver/language.py)
             request = language_request(args)
             if hasattr(args, "tsan_runtime"):  # and its C++ runtime (driver/cxx_runtime.py)
