@@ -123,6 +123,12 @@ def parser() -> argparse.ArgumentParser:
                    help="run the tests N times, the seed rotating (seed, seed+1, ...); the report "
                         "keeps each test's first failure and its seed, for replay (e.g. with "
                         "--profile soak, nightly)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true",
+                       help="print CTest's output as it comes (it always goes to ctest.log in the "
+                            "report directory; by default the console shows a progress line and "
+                            "the unexpected results)")
+    shown.add_argument("-q", "--quiet", action="store_true", help="print only the end: summary and paths")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)
@@ -208,11 +214,46 @@ def language_request(args: argparse.Namespace) -> language.Request:
     return request
 
 
+def _looks_like_path(word: str) -> bool:
+    """A --std-libs word naming a file (flags such as -pthread or -lfoo do not)."""
+    return word.startswith(("/", "./", "../")) or word.endswith((".a", ".so")) or ".so." in word
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """Every option naming a path names one that is there and readable, before anything is
+    built: a missing directory must not surface later as "<hazard_pointer> not found"."""
+    def check(option: str, path: str, directory: bool) -> None:
+        p = Path(path)
+        if not p.exists():
+            raise UsageError(f"{option} {path}: no such {'directory' if directory else 'file'}")
+        if directory and not p.is_dir():
+            raise UsageError(f"{option} {path}: not a directory")
+        if not directory and p.is_dir():
+            raise UsageError(f"{option} {path}: a directory, not a file")
+        if not os.access(p, os.R_OK | (os.X_OK if directory else 0)):
+            raise UsageError(f"{option} {path}: not readable")
+
+    for option, attribute in (("--std-include", "std_include"), ("--stdlib-include", "stdlib_include"),
+                              ("--stdlib-libdir", "stdlib_libdir")):
+        for d in getattr(args, attribute, None) or []:
+            check(option, d, directory=True)
+    for word in (getattr(args, "std_libs", None) or "").split():
+        if _looks_like_path(word):
+            check("--std-libs", word, directory=False)
+    expect = getattr(args, "expect", None)
+    if expect is not None:
+        if getattr(args, "update_expectations", False) and not expect.exists():
+            check("--expect", str(expect.parent), directory=True)  # the file is to be written
+        else:
+            check("--expect", str(expect), directory=False)
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
         os.environ["CXX"] = args.cxx
     try:
+        check_paths(args)
         if hasattr(args, "std"):  # likewise the mode (driver/language.py)
             request = language_request(args)
             if hasattr(args, "tsan_runtime"):  # and its C++ runtime (driver/cxx_runtime.py)
