@@ -117,6 +117,23 @@ void release_chain(hazard_record* chain) noexcept {
   }
 }
 
+// Publishes a new block at the head of the registry's list, where every reclamation pass
+// reads hazards from. Blocks are only ever added, by a CAS: threads growing the registry at
+// once must each see the other's block as their `next`.
+void link_block(hazard_block* block) noexcept {
+  hazard_block* head = g_registry.head.load(std::memory_order_relaxed);
+  if (SAFERECL_MUTANT("MH-61")) {  // a load and a store: a block linked meanwhile is lost
+    block->next = head;
+    SAFERECL_MUTANT_WIDEN_WINDOW();
+    g_registry.head.store(block, std::memory_order_release);
+    return;
+  }
+  do {
+    block->next = head;
+  } while (!g_registry.head.compare_exchange_weak(head, block, std::memory_order_release,
+                                                  std::memory_order_relaxed));
+}
+
 // Allocates and publishes a block of max(kBlockRecords, take) records, the first `take` of
 // which are returned (chained) already owned by the caller. Throws bad_alloc.
 hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlockRecords) {
@@ -138,11 +155,7 @@ hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlock
       chain = r;
     }
   }
-  hazard_block* head = g_registry.head.load(std::memory_order_relaxed);
-  do {
-    block->next = head;
-  } while (!g_registry.head.compare_exchange_weak(head, block, std::memory_order_release,
-                                                  std::memory_order_relaxed));
+  link_block(block);
   g_registry.records.fetch_add(n, std::memory_order_relaxed);
   if (n > take)
     g_registry.free.fetch_add(static_cast<std::ptrdiff_t>(n - take), std::memory_order_relaxed);

@@ -159,6 +159,17 @@ void registry_link(rcu_reader_tls* r) noexcept {  // reg_lock held
   g.registry = r;
 }
 
+// MR-39: a first lock links its record without the registry lock; between its read of the
+// head and its store, another thread's record linked meanwhile is lost.
+void registry_link_unlocked(rcu_reader_tls* r) noexcept {
+  rcu_reader_tls* head = g.registry;
+  r->prev = nullptr;
+  r->next = head;
+  SAFERECL_MUTANT_WIDEN_WINDOW();
+  if (head) head->prev = r;
+  g.registry = r;
+}
+
 // pthread key destructor: glibc runs these after every C++ thread_local destructor, and
 // before the thread's static TLS (which holds the record) is released.
 void thread_exit(void* p) noexcept {
@@ -169,7 +180,9 @@ void thread_exit(void* p) noexcept {
     z->ctr.store(acc::gp_ctr(rcu_default_domain()).load(std::memory_order_relaxed));
     registry_link(z);
   }
-  registry_unlink(r);
+  // MR-63: the record stays linked, marked quiescent below, to be skipped by scans; but its
+  // static TLS is the next thread's, whose start re-initializes the links the list runs through.
+  if (!SAFERECL_MUTANT("MR-63")) registry_unlink(r);
   g.reg_lock.unlock();
   // Not in a region unless the thread exits inside one (UB); a later lock() registers again.
   r->ctr.store(kRcuUnregistered, std::memory_order_relaxed);
@@ -316,8 +329,18 @@ bool flip_phase(rcu_domain& d, bool may_wait) noexcept {
   return true;
 }
 
+// NB-R30 (conforming): a grace period flips the phase four times, not twice, waiting after
+// each flip for the readers of the phase before it, as designs with more than two reader
+// phases (or counter-based ones that flip until a round finds no reader) do.
+constexpr int kExtraFlips = 2;
+
 void finish_grace_period(rcu_domain& d) noexcept {
   wait_for_readers(d);  // readers of the old phase
+  for (int i = 0; SAFERECL_MUTANT("NB-R30") && i < kExtraFlips; ++i) {
+    std::atomic<u64>& word = acc::gp_ctr(d);
+    word.store(word.load(std::memory_order_relaxed) ^ kRcuPhaseBit, std::memory_order_seq_cst);
+    wait_for_readers(d);
+  }
   const u64 done = g.gp_seq.load(std::memory_order_relaxed) + 1;
   if (SAFERECL_MUTANT("MR-36"))  // "guarded by gp_lock": a plain store, read outside the lock
     *reinterpret_cast<volatile u64*>(&g.gp_seq) = done;
@@ -557,10 +580,13 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
   if (c == kRcuUnregistered) {  // the thread's first region: link its record
     ensure_init();              // decides the fence mode first
     if (SAFERECL_MUTANT("MR-34")) mutant_allocate(sizeof(rcu_reader_tls));  // heap record
-    const bool locked = !SAFERECL_MUTANT("MR-39");  // MR-39: linked without the registry lock
-    if (locked) g.reg_lock.lock();
-    registry_link(&tls_rcu_reader);
-    if (locked) g.reg_lock.unlock();
+    if (SAFERECL_MUTANT("MR-39")) {
+      registry_link_unlocked(&tls_rcu_reader);
+    } else {
+      g.reg_lock.lock();
+      registry_link(&tls_rcu_reader);
+      g.reg_lock.unlock();
+    }
     if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
     c = g_symmetric ? kRcuSymmetricIdle : 0;
     w.store(c, std::memory_order_relaxed);
