@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Callable, TextIO
 
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
@@ -42,6 +43,22 @@ def stage(title: str) -> None:
     say(f"\n== {title}")
 
 
+def detail(log: Path, line: str) -> None:
+    """A line of a phase's detail (a mutant's kills, a benchmark case's medians): appended to
+    `log` in the report directory, and printed too under -v (the stream as it was before the
+    progress line)."""
+    with log.open("a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    if _level == VERBOSE:
+        print(line, flush=True)
+
+
+def progress(what: str, total: int = 0) -> Progress | None:
+    """The progress line of a phase of `total` items, at the default level only (-v shows the
+    stream, -q nothing)."""
+    return Progress(what, total=total) if _level == NORMAL else None
+
+
 def elapsed(since: float) -> str:
     """Seconds since `since` (a time.monotonic() value), as "12.3 s"."""
     return f"{time.monotonic() - since:.1f} s"
@@ -61,7 +78,7 @@ class Progress:
     gets a line of its own at once, above the progress line; expected ones are only counted."""
 
     def __init__(self, what: str = "tests", out: TextIO | None = None, tty: bool | None = None,
-                 interval: float = 10.0, clock: Callable[[], float] = time.monotonic):
+                 interval: float = 10.0, clock: Callable[[], float] = time.monotonic, total: int = 0):
         self.what = what
         self.out = out if out is not None else sys.stdout
         self.tty = self.out.isatty() if tty is None else tty
@@ -70,7 +87,7 @@ class Progress:
         self.started = clock()
         self.last_plain: float | None = None
         self.done = 0
-        self.total = 0
+        self.total = total
         self.running = ""
         self.counts: Counter[str] = Counter()
         self.unexpected_count = 0

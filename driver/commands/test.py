@@ -29,7 +29,7 @@ from driver.build import BuildTree, tree_dir
 from driver.commands.mutants import run_mutants
 from driver.commands.vendor_library import build_vendor_library
 from driver.commands.run import run_battery
-from driver.console import elapsed, say, stage
+from driver.console import conclude, elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
@@ -258,8 +258,8 @@ def command(args) -> int:
          lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
                                            seed=args.seed))[0] == EXIT_OK)
 
-    stage("self-test results")
+    conclude("\n== self-test results")
     for name, ok, took in steps:
-        say(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
-    say(f"self-test total {elapsed(started)}")
+        conclude(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
+    conclude(f"self-test total {elapsed(started)}")
     return EXIT_OK if all(ok for _, ok, _ in steps) else EXIT_NONCONFORMING
