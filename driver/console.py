@@ -130,6 +130,11 @@ class Progress:
             self.running = running
             self._draw()
 
+    def reached(self, done: int, total: int) -> None:
+        """A phase that counts itself (ninja's [done/total]) has got this far."""
+        self.done, self.total = done, total
+        self._draw()
+
     def finished(self, verdict: str, total: int = 0, unexpected: str | None = None) -> None:
         """An item ended with `verdict`; `unexpected` is its line when nobody expected that."""
         self.done += 1

@@ -151,3 +151,15 @@ def test_a_benchmark_case_that_fails_is_shown_as_it_happens(monkeypatch, tmp_pat
     assert progress[0].startswith("[0/3 cases] 0:00 | rcu/read_lock round 1/3"), progress
     assert progress[-1].startswith("[3/3 cases] 0:16 | failed 1, measured 2 | UNEXPECTED 1"), progress
     assert len(entries) == 6
+
+
+def test_the_build_counts_itself_on_the_same_line():
+    out, clock = io.StringIO(), Clock()
+    progress = console.Progress("build steps", out=out, tty=False, interval=10, clock=clock)
+    for step in range(1, 101):  # ninja's [step/100], one a second
+        clock.now = step
+        progress.reached(step, 100)
+    progress.end()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "[1/100 build steps] 0:01, ETA 1:39"
+    assert len(lines) == 11 and lines[-1] == "[100/100 build steps] 1:40", lines
