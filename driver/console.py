@@ -86,6 +86,7 @@ class Progress:
         self.clock = clock
         self.started = clock()
         self.last_plain: float | None = None
+        self.plain_done = 0  # done as of the last plain line
         self.done = 0
         self.total = total
         self.running = ""
@@ -117,7 +118,7 @@ class Progress:
             return
         now = self.clock()
         if force or self.last_plain is None or now - self.last_plain >= self.interval:
-            self.last_plain = now
+            self.last_plain, self.plain_done = now, self.done
             self._write(self.line() + "\n")
 
     def begin(self, total: int = 0, running: str = "") -> None:
@@ -153,5 +154,5 @@ class Progress:
             self._draw()
             self._write("\n")
             self.drawn = False
-        else:
+        elif self.last_plain is None or self.done != self.plain_done:  # not the last line again
             self._draw(force=True)
