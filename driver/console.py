@@ -86,7 +86,7 @@ class Progress:
         self.clock = clock
         self.started = clock()
         self.last_plain: float | None = None
-        self.plain_done = 0  # done as of the last plain line
+        self.plain_shown: tuple = ()  # shown() as of the last plain line
         self.done = 0
         self.total = total
         self.running = ""
@@ -107,6 +107,10 @@ class Progress:
             text += f" | {self.running}"
         return text
 
+    def shown(self) -> tuple:
+        """What the line says, but for the time."""
+        return self.done, self.total, self.running, tuple(sorted(self.counts.items()))
+
     def _write(self, text: str) -> None:
         self.out.write(text)
         self.out.flush()
@@ -118,7 +122,7 @@ class Progress:
             return
         now = self.clock()
         if force or self.last_plain is None or now - self.last_plain >= self.interval:
-            self.last_plain, self.plain_done = now, self.done
+            self.last_plain, self.plain_shown = now, self.shown()
             self._write(self.line() + "\n")
 
     def begin(self, total: int = 0, running: str = "") -> None:
@@ -154,5 +158,5 @@ class Progress:
             self._draw()
             self._write("\n")
             self.drawn = False
-        elif self.last_plain is None or self.done != self.plain_done:  # not the last line again
+        elif self.last_plain is None or self.shown() != self.plain_shown:  # not the last line again
             self._draw(force=True)

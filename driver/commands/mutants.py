@@ -191,7 +191,13 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
     report = ReportDir(options.out_base, "mutants")
     tests = suite_tests()
     results = []
-    progress = console.progress("mutants", total=len(catalog))  # drawn when the first one starts
+    progress: console.Progress | None = None  # made when the first mutant starts: after its build
+
+    def starting(label: str) -> None:
+        nonlocal progress
+        progress = progress or console.progress("mutants", total=len(catalog))
+        if progress:
+            progress.started_item(label)
 
     def record(result: dict) -> None:
         """The mutant's line into mutants.log (-v: on the console), and on the progress line;
@@ -216,8 +222,7 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
         build.build(options.jobs, report / f"build-{sanitizer}.log")
         stage(f"mutants under {sanitizer}: {len(batch)} mutant(s)")
         for mutant in batch:
-            if progress:
-                progress.started_item(f"{mutant['id']} ({sanitizer})")
+            starting(f"{mutant['id']} ({sanitizer})")
             record(run_runtime_mutant(build, mutant, options.full, options.jobs, report.path, seed))
         if progress:
             progress.end()
@@ -226,8 +231,7 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
         stage(f"compile-time API mutants: one build each in {API_MUTANTS_ROOT.relative_to(ROOT)}")
         api_results = run_api_mutants(api, options, report.path, seed, tests)
         for mutant in api:  # the results come in this order, API_MUTANT_WORKERS at a time
-            if progress:
-                progress.started_item(f"{mutant['id']} (build and run)")
+            starting(f"{mutant['id']} (build and run)")
             record(next(api_results))
         if progress:
             progress.end()
