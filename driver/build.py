@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
-from driver import compilers, language
+from driver import compilers, console, language
 from driver.index import index_writer
 from driver.console import elapsed, say
 from driver.environment import ensure_packages
@@ -209,7 +209,7 @@ class BuildTree:
         while True:
             builds += 1
             failed = self._build_once(jobs, log_path, append=builds > 1, target=target,
-                                      report=report)
+                                      report=report, shown=not quiet)
             if self.precompiled_header and any(PRECOMPILED_HEADER.search(f["key"]) for f in failed):
                 report("   the precompiled support/test.hpp does not compile; rebuilding without it")
                 self.precompiled_header = False
@@ -292,8 +292,11 @@ class BuildTree:
         return [case for case, failed in zip(cases, verdicts) if failed]
 
     def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None,
-                    report: Callable[[str], None]) -> list[dict]:
+                    report: Callable[[str], None], shown: bool) -> list[dict]:
+        """One ninja run; its progress is a progress line when `shown` (-v: a line every
+        PROGRESS_EVERY_SECONDS, as ninja's own count)."""
         start = time.monotonic()
+        bar = console.progress("build steps") if shown else None
         args = ["cmake", "--build", str(self.dir), "-j", str(jobs)]
         if target:
             args += ["--target", target]
@@ -311,9 +314,13 @@ class BuildTree:
                 lines.append(line.rstrip("\n"))
                 progress = NINJA_PROGRESS.match(line)
                 now = time.monotonic()
-                if progress and (now - last_progress > PROGRESS_EVERY_SECONDS
-                                 or progress[1] == progress[2]):
+                if progress and bar:
+                    bar.reached(int(progress[1]), int(progress[2]))
+                elif progress and (now - last_progress > PROGRESS_EVERY_SECONDS
+                                   or progress[1] == progress[2]):
                     report(f"   build {progress[1]}/{progress[2]} ({elapsed(start)})")
                     last_progress = now
             proc.wait()
+        if bar and bar.total:
+            bar.end()
         return parse_build_failures(lines, self.impls)

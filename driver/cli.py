@@ -23,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from driver import compilers, cxx_runtime, language
+from driver import compilers, console, cxx_runtime, language
 from driver.commands import bench, compare, merge, mutants, run, runtime, test, vendor_library
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
@@ -123,12 +123,7 @@ def parser() -> argparse.ArgumentParser:
                    help="run the tests N times, the seed rotating (seed, seed+1, ...); the report "
                         "keeps each test's first failure and its seed, for replay (e.g. with "
                         "--profile soak, nightly)")
-    shown = p.add_mutually_exclusive_group()
-    shown.add_argument("-v", "--verbose", action="store_true",
-                       help="print CTest's output as it comes (it always goes to ctest.log in the "
-                            "report directory; by default the console shows a progress line and "
-                            "the unexpected results)")
-    shown.add_argument("-q", "--quiet", action="store_true", help="print only the end: summary and paths")
+    _console_options(p, "CTest's output as it comes (it always goes to ctest.log in the report directory)")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)
@@ -156,6 +151,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="+", metavar="ID", help="only these mutants (e.g. MH-01 MR-03)")
     p.add_argument("--full", action="store_true",
                    help="run the whole battery per mutant, not only the catalogued killers")
+    _console_options(p, "each mutant's verdict and kills as it ends (always in mutants.log in the "
+                        "report directory)")
     p.set_defaults(func=mutants.command)
 
     # Always the optimized tier, and nothing random: only the std adapter's options.
@@ -175,6 +172,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--wait-load", type=float, default=0, metavar="SECONDS",
                    help=f"wait up to this long for a 1-minute load average under "
                         f"{bench.BENCH_QUIET_LOAD} before measuring (default 0)")
+    _console_options(p, "each case's medians as it ends (always in bench.log in the report directory)")
     p.set_defaults(func=bench.command)
 
     p = sub.add_parser("vendor-library", help="build the reference as a vendor's library in a "
@@ -200,8 +198,18 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
     _implementation_options(p)
     _run_options(p)
+    _console_options(p, "each step's stream as it comes: CTest's output, each mutant's line")
     p.set_defaults(func=test.command)
     return top
+
+
+def _console_options(p: argparse.ArgumentParser, stream: str) -> None:
+    """-v and -q (driver/console.py's levels); `stream` says what -v prints."""
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true",
+                       help=f"print {stream}; by default the console shows a progress line and the "
+                            "unexpected results")
+    shown.add_argument("-q", "--quiet", action="store_true", help="print only the end: summary and paths")
 
 
 def language_request(args: argparse.Namespace) -> language.Request:
@@ -252,6 +260,8 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
         os.environ["CXX"] = args.cxx
+    if hasattr(args, "verbose"):
+        console.set_level(console.VERBOSE if args.verbose else console.QUIET if args.quiet else console.NORMAL)
     try:
         check_paths(args)
         if hasattr(args, "std"):  # likewise the mode (driver/language.py)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Callable, TextIO
 
 QUIET, NORMAL, VERBOSE = "quiet", "normal", "verbose"
@@ -42,6 +43,22 @@ def stage(title: str) -> None:
     say(f"\n== {title}")
 
 
+def detail(log: Path, line: str) -> None:
+    """A line of a phase's detail (a mutant's kills, a benchmark case's medians): appended to
+    `log` in the report directory, and printed too under -v (the stream as it was before the
+    progress line)."""
+    with log.open("a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    if _level == VERBOSE:
+        print(line, flush=True)
+
+
+def progress(what: str, total: int = 0) -> Progress | None:
+    """The progress line of a phase of `total` items, at the default level only (-v shows the
+    stream, -q nothing)."""
+    return Progress(what, total=total) if _level == NORMAL else None
+
+
 def elapsed(since: float) -> str:
     """Seconds since `since` (a time.monotonic() value), as "12.3 s"."""
     return f"{time.monotonic() - since:.1f} s"
@@ -61,7 +78,7 @@ class Progress:
     gets a line of its own at once, above the progress line; expected ones are only counted."""
 
     def __init__(self, what: str = "tests", out: TextIO | None = None, tty: bool | None = None,
-                 interval: float = 10.0, clock: Callable[[], float] = time.monotonic):
+                 interval: float = 10.0, clock: Callable[[], float] = time.monotonic, total: int = 0):
         self.what = what
         self.out = out if out is not None else sys.stdout
         self.tty = self.out.isatty() if tty is None else tty
@@ -69,8 +86,9 @@ class Progress:
         self.clock = clock
         self.started = clock()
         self.last_plain: float | None = None
+        self.plain_shown: tuple = ()  # shown() as of the last plain line
         self.done = 0
-        self.total = 0
+        self.total = total
         self.running = ""
         self.counts: Counter[str] = Counter()
         self.unexpected_count = 0
@@ -89,6 +107,10 @@ class Progress:
             text += f" | {self.running}"
         return text
 
+    def shown(self) -> tuple:
+        """What the line says, but for the time."""
+        return self.done, self.total, self.running, tuple(sorted(self.counts.items()))
+
     def _write(self, text: str) -> None:
         self.out.write(text)
         self.out.flush()
@@ -100,7 +122,7 @@ class Progress:
             return
         now = self.clock()
         if force or self.last_plain is None or now - self.last_plain >= self.interval:
-            self.last_plain = now
+            self.last_plain, self.plain_shown = now, self.shown()
             self._write(self.line() + "\n")
 
     def begin(self, total: int = 0, running: str = "") -> None:
@@ -112,6 +134,11 @@ class Progress:
         if running != self.running:
             self.running = running
             self._draw()
+
+    def reached(self, done: int, total: int) -> None:
+        """A phase that counts itself (ninja's [done/total]) has got this far."""
+        self.done, self.total = done, total
+        self._draw()
 
     def finished(self, verdict: str, total: int = 0, unexpected: str | None = None) -> None:
         """An item ended with `verdict`; `unexpected` is its line when nobody expected that."""
@@ -131,5 +158,5 @@ class Progress:
             self._draw()
             self._write("\n")
             self.drawn = False
-        else:
+        elif self.last_plain is None or self.shown() != self.plain_shown:  # not the last line again
             self._draw(force=True)

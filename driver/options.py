@@ -9,6 +9,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from driver import console
 from driver.language import Request
 from driver.paths import DEFAULT_OUT
 
@@ -55,7 +56,8 @@ class RunOptions:
     repeat: int = 1  # rounds of CTest, seeds rotating (reports/soak.py)
     compiler: str | None = None  # None: --cxx / CXX / the presets'
     mode: Request | None = None  # standard and library; None: --std / --stdlib's
-    console: str = "normal"  # driver/console.py's level: normal (progress line), verbose, quiet
+    # driver/console.py's level: normal (progress line), verbose, quiet; by default the command's
+    console: str = field(default_factory=console.level)
 
     @property
     def stress_scale(self) -> float:

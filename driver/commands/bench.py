@@ -15,8 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from driver import console
 from driver.build import BuildTree
-from driver.console import elapsed, say, stage
+from driver.console import conclude, elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT
 from driver.environment import (BENCH_PACKAGES, default_selection, ensure_packages,
                                 packages_for, parse_impls)
@@ -141,13 +142,26 @@ def run_bench_case(exe: Path, case: str, min_time: float, timeout: float) -> dic
     return result
 
 
+BENCH_LOG = "bench.log"  # one line per case: each implementation's median and ratio
+
+
+def case_line(case: str, row: dict[str, dict], measured: dict[str, Path]) -> str:
+    """A case's line in bench.log (and on the console under -v)."""
+    return f"   {case:<48} " + "  ".join(
+        f"{impl} " + (format_ns(e["median_ns"]) + (f" ({e['ratio_vs_reference']:.2f}x)"
+                                                   if impl != "reference" and "ratio_vs_reference" in e else "")
+                      if e["status"] == "ok" else e["status"])
+        for impl, e in row.items() if impl in measured)
+
+
 def measure_benchmarks(executables: dict[str, Path], implementations: list[dict],
                        repetitions: int, min_time: float, timeout: float,
-                       case_filter: str | None) -> list[dict]:
+                       case_filter: str | None, log: Path, log_shown: Path) -> list[dict]:
     """Every case: `repetitions` rounds, each running the case once per implementation in
     the same order (A B A B ...), so slow drifts of the machine hit every implementation
     alike. A case that an implementation cannot run is n/a; one that fails or times out is
-    not repeated for it."""
+    not repeated for it, and is the console's unexpected line. Each case's line goes to
+    `log` (named `log_shown` on the console); the console shows the progress line."""
     impls = [i["name"] for i in implementations]
     listed = {impl: bench_cases(exe) for impl, exe in executables.items()}
     cases = list(dict.fromkeys(c for impl in impls for c in listed.get(impl, [])))
@@ -156,10 +170,13 @@ def measure_benchmarks(executables: dict[str, Path], implementations: list[dict]
     cases.sort(key=lambda c: c.startswith("baseline/"))  # the implementations' cases first
     by_name = {i["name"]: i for i in implementations}
     entries = []
+    progress = console.progress("cases", total=len(cases))
     for case in cases:
         samples: dict[str, list[dict]] = {impl: [] for impl in executables if case in listed[impl]}
         ended: dict[str, dict] = {}
-        for _ in range(repetitions):
+        for round_number in range(1, repetitions + 1):
+            if progress:
+                progress.started_item(f"{case} round {round_number}/{repetitions}")
             for impl in samples:
                 if impl in ended:
                     continue
@@ -202,11 +219,14 @@ def measure_benchmarks(executables: dict[str, Path], implementations: list[dict]
             if "median_ns" in entry and reference:
                 entry["ratio_vs_reference"] = ratio(entry["median_ns"], reference)
         entries += row.values()
-        say(f"   {case:<48} " + "  ".join(
-            f"{impl} " + (format_ns(e["median_ns"]) + (f" ({e['ratio_vs_reference']:.2f}x)"
-                                                       if impl != "reference" and "ratio_vs_reference" in e else "")
-                          if e["status"] == "ok" else e["status"])
-            for impl, e in row.items() if impl in executables))
+        console.detail(log, case_line(case, row, executables))
+        if progress:
+            broken = {impl: e for impl, e in ended.items() if e["status"] in ("failed", "timeout")}
+            progress.finished("failed" if broken else "measured", unexpected="\n".join(
+                f"{e['status'].upper()}: {case} through {impl}: {e['reason']}\n    detail: {log_shown}"
+                for impl, e in broken.items()) or None)
+    if progress:
+        progress.end()
     return entries
 
 
@@ -239,7 +259,8 @@ def run_benchmarks(options: BenchOptions) -> tuple[int, Path]:
             "machine disturbs the measurements (--wait-load waits for a quieter moment)")
     measured_from = time.monotonic()
     entries = measure_benchmarks(executables, implementations, repetitions, min_time,
-                                 options.case_timeout, options.case_filter)
+                                 options.case_timeout, options.case_filter,
+                                 report / BENCH_LOG, report.final / BENCH_LOG)
     load_after = load_average()
     say(f"   measured in {elapsed(measured_from)}; load average before {load_before}, after {load_after}")
 
@@ -266,9 +287,9 @@ def run_benchmarks(options: BenchOptions) -> tuple[int, Path]:
     results = report.render(title="saferecl benchmarks")
     final = report.publish()
     if results is not None:
-        say(f"report: {final / 'report.html'}#bench")
-    say(f"bench.json: {final / 'bench.json'}")
-    say(f"total time {elapsed(started)}")
+        conclude(f"report: {final / 'report.html'}#bench")
+    conclude(f"bench.json: {final / 'bench.json'}; each case's line: {final / BENCH_LOG}")
+    conclude(f"total time {elapsed(started)}")
     return (EXIT_OK if results is not None else EXIT_ENVIRONMENT), final
 
 

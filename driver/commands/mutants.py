@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from driver import mutant_catalog
+from driver import console, mutant_catalog
 from driver.build import BuildTree, charged_tests, tree_dir
-from driver.console import elapsed, say, stage
+from driver.console import conclude, elapsed, stage
 from driver.ctest import failing_tests, run_ctest, test_environment, verdicts
 from driver.environment import BASE_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
@@ -153,14 +153,33 @@ def run_api_mutants(api: list[dict], options: MutantOptions, out: Path, seed: in
         yield from pool.map(run, api)
 
 
-def say_result(result: dict) -> None:
+MUTANTS_LOG = "mutants.log"  # one line per mutant: its verdict, kills and first killer
+
+
+def result_line(result: dict) -> str:
+    """A mutant's line in mutants.log (and on the console under -v)."""
     first = (f"first kill {result['time_to_first_kill']:.1f} s by "
              f"{result['killed_by'][0]['test']}"
              + (" (does not compile)" if result["killed_by"][0].get("not_built") else "")
              ) if result["killed_by"] else ""
     retried = f" (attempt {result['attempts']})" if result.get("attempts", 1) > 1 else ""
-    say(f"   {'ok  ' if result['ok'] else 'BAD '} {result['id']:<6} {result['verdict']:<20}"
-        f" {len(result['killed_by'])}/{result['tests_run']} test(s) failed  {first}{retried}")
+    return (f"   {'ok  ' if result['ok'] else 'BAD '} {result['id']:<6} {result['verdict']:<20}"
+            f" {len(result['killed_by'])}/{result['tests_run']} test(s) failed  {first}{retried}")
+
+
+def unexpected_line(result: dict, log: Path, build_log: Path | None) -> str:
+    """The console's line for a mutant whose outcome its catalog entry does not expect (a bug
+    that survives, a conforming variant that is killed, a build that breaks), and where to
+    read more."""
+    killers = ", ".join(k["test"] for k in result["killed_by"][:3]) + (
+        ", ..." if len(result["killed_by"]) > 3 else "")
+    line = (f"UNEXPECTED: {result['id']} ({result['status']}, {result['sanitizer']}): {result['verdict']}, "
+            f"{len(result['killed_by'])}/{result['tests_run']} test(s) failed")
+    if killers:
+        line += f"\n    killed by: {killers}"
+    if result.get("broken_targets") and build_log is not None:
+        line += f"\n    build: {build_log}"
+    return line + f"\n    detail: {log}"
 
 
 def run_mutants(options: MutantOptions) -> tuple[int, Path]:
@@ -172,6 +191,24 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
     report = ReportDir(options.out_base, "mutants")
     tests = suite_tests()
     results = []
+    progress: console.Progress | None = None  # made when the first mutant starts: after its build
+
+    def starting(label: str) -> None:
+        nonlocal progress
+        progress = progress or console.progress("mutants", total=len(catalog))
+        if progress:
+            progress.started_item(label)
+
+    def record(result: dict) -> None:
+        """The mutant's line into mutants.log (-v: on the console), and on the progress line;
+        an outcome its entry does not expect gets a line of its own at once."""
+        console.detail(report / MUTANTS_LOG, result_line(result))
+        if progress:
+            build_log = report.final / f"build-{result['id']}.log" if result.get("compile_time") else None
+            progress.finished(result["verdict"], unexpected=None if result["ok"] else
+                              unexpected_line(result, report.final / MUTANTS_LOG, build_log))
+        results.append(result)
+
     for sanitizer in SANITIZERS:
         batch = [m for m in catalog if m["sanitizer"] == sanitizer and not m.get("compile_time")]
         if not batch:
@@ -183,16 +220,21 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
         build = BuildTree(sanitizer, [MUTANTS], {}, tree_dir(sanitizer), sources=sources)
         build.configure()
         build.build(options.jobs, report / f"build-{sanitizer}.log")
+        stage(f"mutants under {sanitizer}: {len(batch)} mutant(s)")
         for mutant in batch:
-            result = run_runtime_mutant(build, mutant, options.full, options.jobs, report.path, seed)
-            say_result(result)
-            results.append(result)
+            starting(f"{mutant['id']} ({sanitizer})")
+            record(run_runtime_mutant(build, mutant, options.full, options.jobs, report.path, seed))
+        if progress:
+            progress.end()
     api = [m for m in catalog if m.get("compile_time")]  # declarations: one build per mutant
     if api:
         stage(f"compile-time API mutants: one build each in {API_MUTANTS_ROOT.relative_to(ROOT)}")
-    for result in run_api_mutants(api, options, report.path, seed, tests):
-        say_result(result)
-        results.append(result)
+        api_results = run_api_mutants(api, options, report.path, seed, tests)
+        for mutant in api:  # the results come in this order, API_MUTANT_WORKERS at a time
+            starting(f"{mutant['id']} (build and run)")
+            record(next(api_results))
+        if progress:
+            progress.end()
     report.write_json("mutants.json", {"seed": seed, "full": options.full, "mutants": results})
     report.write_json("run.json", {"command": "mutants", "seed": seed, "full": options.full,
                                    "date": dt.datetime.now().isoformat(timespec="seconds"),
@@ -203,10 +245,11 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
     times = sorted(r["time_to_first_kill"] for r in results
                    if r["time_to_first_kill"] is not None and r["status"] != "not-a-bug")
     if times:
-        say(f"time to first kill: median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
-    say(f"mutants: {len(results) - len(bad)}/{len(results)} as expected"
-        + (f"; NOT as expected: {', '.join(bad)}" if bad else "") + f"  ({elapsed(started)})")
-    say(f"kill matrix: {final / 'mutants.json'}; report: {final / 'report.html'}")
+        conclude(f"time to first kill: median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
+    conclude(f"mutants: {len(results) - len(bad)}/{len(results)} as expected"
+             + (f"; NOT as expected: {', '.join(bad)}" if bad else "") + f"  ({elapsed(started)})")
+    conclude(f"kill matrix: {final / 'mutants.json'}; report: {final / 'report.html'}")
+    conclude(f"each mutant's line: {final / MUTANTS_LOG}")
     return (EXIT_OK if not bad else EXIT_NONCONFORMING), final
 
 

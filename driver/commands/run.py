@@ -146,7 +146,7 @@ def run_ctest_shown(options: RunOptions, build: BuildTree, available: list[str],
     """CTest, its stream into the report directory; the console shows a progress line and
     the unexpected results (the default), the stream itself (-v) or nothing (-q). The lines
     name the files where they will be once the directory is published."""
-    shown = console.Progress("tests") if console.level() == console.NORMAL else None
+    shown = console.progress("tests")
     run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args,
               watch=LiveVerdicts(shown, report / stream, report / OUTPUTS, report.final / OUTPUTS,
                                  read_index(build.index_path), known, options.sanitizer, runtime))
@@ -181,6 +181,5 @@ def command(args) -> int:
         jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
         std=std_definitions(args.std_include, args.std_flags, args.std_libs),
         expect=args.expect, update_expectations=args.update_expectations, shard=args.shard,
-        durations=args.durations, repeat=args.repeat,
-        console=console.VERBOSE if args.verbose else console.QUIET if args.quiet else console.NORMAL))
+        durations=args.durations, repeat=args.repeat))  # the console's level: cli.main
     return code

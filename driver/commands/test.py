@@ -2,7 +2,9 @@
 
   1. the tooling's unit tests (pytest: reports/tests and driver/tests, with the reports'
      Chromium check of report.html), seconds;
-  2. the battery passes against the reference implementation under TSan and ASan;
+  2. the battery passes against the reference implementation under TSan and ASan; between
+     the two, the console's check in a terminal (driver/tests/test_console_tmux.py: a tmux
+     pane reads a one-test run in the tsan tree the first one built);
   3. the std adapter validates a standard-library-style include tree, under TSan with the
      default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
      in C++20 mode, where the tree announces nothing, it says why it is unavailable;
@@ -19,6 +21,7 @@ The exit status is 0 only when every step passed; each step's time is printed.""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -29,7 +32,7 @@ from driver.build import BuildTree, tree_dir
 from driver.commands.mutants import run_mutants
 from driver.commands.vendor_library import build_vendor_library
 from driver.commands.run import run_battery
-from driver.console import elapsed, say, stage
+from driver.console import conclude, elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
@@ -42,6 +45,8 @@ from reports.compare import Unreadable, compare, markdown, read_side
 from reports.merge import MergeRefused, merge
 
 UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
+CONSOLE_CHECK = "driver/tests/test_console_tmux.py"  # needs the tsan tree of the reference
+CONSOLE_CHECK_REQUIRED = "SAFERECL_CONSOLE_CHECK_REQUIRED"  # set: the check may not skip
 UNIT_TEST_PACKAGES = ["chromium", "python3-yaml", *PYTHON_PACKAGES]  # yaml: the CI examples' test
 STD_SELFTEST_ROOT = BUILD / "std-selftest"
 STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
@@ -73,9 +78,19 @@ SHARD_SELFTEST_COUNT = 3
 
 def unit_tests() -> bool:
     """The tooling's pytest suite, with the interpreter running the driver (Debian's). The
-    reports' tests render report.html in Debian's Chromium (reports/tests/test_browser.py)."""
+    reports' tests render report.html in Debian's Chromium (reports/tests/test_browser.py).
+    The console's terminal check waits for a tsan tree (console_in_a_terminal)."""
     ensure_packages(UNIT_TEST_PACKAGES)
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", *UNIT_TEST_DIRS], cwd=ROOT)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", f"--ignore={CONSOLE_CHECK}",
+                             *UNIT_TEST_DIRS], cwd=ROOT)
+    return result.returncode == 0
+
+
+def console_in_a_terminal() -> bool:
+    """The console's check in a real terminal (a tmux pane reading a one-test run), once the
+    reference battery under TSan has built the tree it runs in; here a skip is a failure."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", CONSOLE_CHECK], cwd=ROOT,
+                            env={**os.environ, CONSOLE_CHECK_REQUIRED: "1"})
     return result.returncode == 0
 
 
@@ -244,6 +259,9 @@ def command(args) -> int:
              lambda s=sanitizer: run_battery(RunOptions(
                  impls=["reference"], explicit=True, sanitizer=s, seed=args.seed,
                  jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
+        if sanitizer == "tsan":
+            step("the console in a terminal (tmux: a one-test run in the tsan tree just built)",
+                 console_in_a_terminal)
     step("std adapter on a vendor-style include tree",
          lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
     for compiler, stdlib in STD_SELFTEST_LIBRARIES:
@@ -258,8 +276,8 @@ def command(args) -> int:
          lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
                                            seed=args.seed))[0] == EXIT_OK)
 
-    stage("self-test results")
+    conclude("\n== self-test results")
     for name, ok, took in steps:
-        say(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
-    say(f"self-test total {elapsed(started)}")
+        conclude(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
+    conclude(f"self-test total {elapsed(started)}")
     return EXIT_OK if all(ok for _, ok, _ in steps) else EXIT_NONCONFORMING
