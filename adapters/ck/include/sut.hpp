@@ -317,13 +317,17 @@ struct callback_scope {
   callback_scope& operator=(const callback_scope&) = delete;
 };
 
+// True while this thread runs deleters for a barrier: a deleter that retires must not poll
+// (the dispatch mutex is this thread's already).
+constinit inline thread_local bool dispatching = false;
+
 inline void schedule(epoch_node* node, ck_epoch_cb_t* run) noexcept {
   ck_epoch_record_t* r = epoch_mine();
   tsan_release(node);
   ck_epoch_call_strict(r, &node->entry, run);
   // A careful ck user bounds the deferred list: poll (non-blocking) now and then, outside
   // every section (within one, the thread's own section would hold the epoch anyway).
-  if (ck_pr_load_uint(&r->n_pending) >= kEpochPollThreshold && r->active == 0) {
+  if (ck_pr_load_uint(&r->n_pending) >= kEpochPollThreshold && r->active == 0 && !dispatching) {
     std::unique_lock lock(the_pool().dispatch, std::try_to_lock);
     if (lock.owns_lock()) ck_epoch_poll(r);
   }
@@ -362,41 +366,45 @@ inline ck_stack_entry_t* ck_batch_pop(ck_stack_t* stack) noexcept {
   return head;
 }
 
+// rcu_barrier. The dispatch mutex is held throughout, so a barrier also waits for deleters
+// that another barrier (or a poll) detached before it and is still running. ck's links
+// (records, pending entries) are read and written with ck_pr, as ck itself does: they were
+// written inside libck.so or by ck_pr, where TSan sees nothing.
 inline void barrier() noexcept {
   ck_epoch_t& global = epoch_global();
   ck_epoch_record_t* self = epoch_mine();
+  std::lock_guard lock(the_pool().dispatch);
+  dispatching = true;
   // Detach first: what is detached was scheduled before the grace period below began.
   ck_stack_entry_t* detached = nullptr;
-  {
-    std::lock_guard lock(the_pool().dispatch);
-    ck_stack_entry_t* cursor;
-    CK_STACK_FOREACH(&global.records, cursor) {
-      auto* r = reinterpret_cast<ck_epoch_record_t*>(reinterpret_cast<char*>(cursor) -
-                                                     offsetof(ck_epoch_record_t, record_next));
-      for (unsigned i = 0; i < CK_EPOCH_LENGTH; ++i) {
-        ck_stack_entry_t* head = ck_batch_pop(&r->pending[i]);
-        unsigned n = 0;
-        while (head != nullptr) {
-          tsan_acquire(reinterpret_cast<char*>(head) - offsetof(ck_epoch_entry_t, stack_entry));
-          ck_stack_entry_t* next = head->next;
-          head->next = detached;
-          detached = head;
-          head = next;
-          ++n;
-        }
-        if (n != 0) ck_pr_sub_uint(&r->n_pending, n);
+  for (auto* cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&global.records.head));
+       cursor != nullptr; cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&cursor->next))) {
+    auto* r = reinterpret_cast<ck_epoch_record_t*>(reinterpret_cast<char*>(cursor) -
+                                                   offsetof(ck_epoch_record_t, record_next));
+    for (unsigned i = 0; i < CK_EPOCH_LENGTH; ++i) {
+      ck_stack_entry_t* head = ck_batch_pop(&r->pending[i]);
+      unsigned n = 0;
+      while (head != nullptr) {
+        auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&head->next));
+        ck_pr_store_ptr(&head->next, detached);
+        detached = head;
+        head = next;
+        ++n;
       }
+      if (n != 0) ck_pr_sub_uint(&r->n_pending, n);
     }
   }
   ck_epoch_synchronize(self);
   tsan_acquire(&readers_sync);
   while (detached != nullptr) {
-    ck_stack_entry_t* next = detached->next;
+    auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&detached->next));
     auto* e = reinterpret_cast<ck_epoch_entry_t*>(reinterpret_cast<char*>(detached) -
                                                   offsetof(ck_epoch_entry_t, stack_entry));
-    e->function(e);
+    auto* run = reinterpret_cast<ck_epoch_cb_t*>(ck_pr_load_ptr(&e->function));
+    run(e);
     detached = next;
   }
+  dispatching = false;
   tsan_acquire(&callbacks_sync);
 }
 
