@@ -15,6 +15,8 @@
 #   SAFERECL_STDLIB_LIBRARY_DIRS   ... and its library directories (-L, with an rpath)
 #   SAFERECL_STDLIB_STATIC         link the C++ runtime statically (-static-libstdc++): Debian's
 #                                  libc++-22-dev resolves its shared libc++.so to LLVM 19's
+#   SAFERECL_RUNTIME_ANNOTATIONS   TSan tier, uninstrumented libc++: link the test executables
+#                                  with the wrappers of suite/support/tsan/libcxx_runtime.cpp
 #
 # Sets SAFERECL_CXX_STANDARD_OPTION, SAFERECL_STDLIB_COMPILE_FLAGS and
 # SAFERECL_STDLIB_LINK_FLAGS for the try_compile probes (cmake/SafereclAdapterKit.cmake) and
@@ -26,6 +28,7 @@ set(SAFERECL_STDLIB "" CACHE STRING "Standard library: libstdc++, libc++ or empt
 set(SAFERECL_STDLIB_INCLUDE_DIRS "" CACHE STRING "Header directories of a standard library built from source")
 set(SAFERECL_STDLIB_LIBRARY_DIRS "" CACHE STRING "Library directories of a standard library built from source")
 option(SAFERECL_STDLIB_STATIC "Link the C++ runtime statically" OFF)
+option(SAFERECL_RUNTIME_ANNOTATIONS "TSan: annotate an uninstrumented libc++'s synchronization" OFF)
 
 if(NOT SAFERECL_CXX_STANDARD MATCHES "^(20|23|26)$")
   message(FATAL_ERROR "SAFERECL_CXX_STANDARD must be 20, 23 or 26 (got '${SAFERECL_CXX_STANDARD}')")

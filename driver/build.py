@@ -1,11 +1,18 @@
 """One CMake build tree of the battery, and what its compiler said.
 
 A tree is per sanitizer tier (the CMake preset) and set of implementations. `build()` builds
-everything it can: sources that fail to compile against an implementation are recorded,
-left out (SAFERECL_EXCLUDED_SOURCES: the index marks their tests NOT BUILT) and the rest is
-rebuilt, so one broken test file, or a vendor header that rejects it, costs only its own
-tests. The compiler's words are kept for the report (build-failures.json) and for the mutant
-sweep, which charges each error to the TEST_CASE whose body holds it (`charged_tests`).
+everything it can: when a source fails to compile against an implementation, each of its
+TEST_CASEs is compiled on its own (`failing_cases`); the cases that fail alone are left out
+(SAFERECL_EXCLUDED_SOURCES "<impl>|<source>@<line>": the index marks them NOT BUILT and the
+executable gets a copy of the source without them), or the whole source when no case fails
+alone or every case does, and the rest is rebuilt. So one test that does not compile, or a
+vendor header that rejects it, costs only that test. The compiler's words are kept for the
+report (build-failures.json) and for the mutant sweep, which charges each failure to the
+cases that failed alone, else to the TEST_CASE whose body holds each error (`charged_tests`).
+
+A failure that is not the implementation's is never charged to it: a precompiled header
+that a header changed under (a vendor tree replaced during the build) is deleted and the
+tree built again.
 """
 
 from __future__ import annotations
@@ -13,15 +20,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
 from driver import compilers, language
+from driver.index import index_writer
 from driver.console import elapsed, say
 from driver.environment import ensure_packages
 from driver.errors import EnvironmentProblem
@@ -37,6 +47,12 @@ COMPILER_ERROR_LINE = r":(\d+):\d+: error"
 PROGRESS_EVERY_SECONDS = 5
 # The precompiled support/test.hpp of an executable (SafereclBattery.cmake).
 PRECOMPILED_HEADER = re.compile(r"/cmake_pch\.hxx\.pch$")
+# A precompiled header older than a header it read (clang; g++ silently ignores such a PCH):
+# the build's fault, not the implementation's.
+STALE_PRECOMPILED_HEADER = re.compile(r"has been modified since the precompiled header")
+STALE_REBUILDS = 2
+# Where the copies of sources without their failing cases are built from (index_tests.py).
+PRUNED_PREFIX = "pruned/"
 # ccache serves a TU that uses a precompiled header only with these (its manual,
 # "Precompiled headers"); a user's own CCACHE_SLOPPINESS wins.
 CCACHE_SLOPPINESS = "pch_defines,time_macros,include_file_mtime,include_file_ctime"
@@ -70,13 +86,30 @@ def parse_build_failures(lines: list[str], impls: list[str]) -> list[dict]:
         obj = BATTERY_OBJECT.search(target)
         impl = obj[1].split(".")[0] if obj else None
         if obj and impl in impls and not obj[2].startswith("support/"):
-            failures.append({"implementation": impl, "source": "suite/" + obj[2],
-                             "executable": obj[1], "exclude": True,
-                             "key": f"{impl}|{obj[2]}", "log": log})
+            rel, pruned = obj[2], obj[2].startswith(f"{PRUNED_PREFIX}{impl}/")
+            if pruned:  # the copy without its failing cases failed too: the whole source goes
+                rel = rel.removeprefix(f"{PRUNED_PREFIX}{impl}/")
+            failures.append({"implementation": impl, "source": "suite/" + rel,
+                             "executable": obj[1], "exclude": True, "pruned": pruned,
+                             "key": f"{impl}|{rel}", "log": log})
         else:
             failures.append({"implementation": None, "source": None, "executable": target,
                              "exclude": False, "key": target, "log": log})
     return failures
+
+
+def syntax_only(args: list[str], source: str, probe: str) -> list[str]:
+    """A compile command of `source` turned into a syntax check of `probe`: no object file,
+    no dependency file."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+        elif arg not in ("-c", "-MD", "-MMD"):
+            out.append(probe if arg == source else arg)
+    return out + ["-fsyntax-only"]
 
 
 def charged_tests(source: str, log: str, cases: list[tuple[int, str]]) -> list[str]:
@@ -172,7 +205,7 @@ class BuildTree:
         mutant), the tree is rebuilt without it, so each source fails on its own and gets
         its own compiler message."""
         report = (lambda _: None) if quiet else say
-        builds = exclusions = 0
+        builds = exclusions = stale_rebuilds = 0
         while True:
             builds += 1
             failed = self._build_once(jobs, log_path, append=builds > 1, target=target,
@@ -182,16 +215,81 @@ class BuildTree:
                 self.precompiled_header = False
                 self.configure()
                 continue
+            if any(STALE_PRECOMPILED_HEADER.search(f["log"]) for f in failed) \
+                    and stale_rebuilds < STALE_REBUILDS:
+                stale_rebuilds += 1
+                report("   a header changed after it was precompiled (not the implementation's "
+                       "fault); rebuilding the precompiled headers")
+                for pch in self.dir.rglob("*.pch"):
+                    pch.unlink()
+                continue
             new = [f for f in failed if f["exclude"] and f["key"] not in self.excluded]
             self.failures += [f for f in failed if f not in self.failures]
             if not new:
                 return
             exclusions += 1
-            self.excluded += [f["key"] for f in new]
-            report(f"   {len(new)} source(s) do not compile; rebuilding without them")
+            keys = self._exclusions(new, jobs, report)
+            self.excluded += keys
+            report(f"   {len(new)} source(s) do not compile; rebuilding without "
+                   f"{len(keys)} of their sources or cases")
             self.configure()
             if exclusions == 2:  # what the second build found is left out, not built again
                 return
+
+    def _exclusions(self, failures: list[dict], jobs: int,
+                    report: Callable[[str], None]) -> list[str]:
+        """What to leave out for these failed sources: the cases that do not compile on
+        their own ("<impl>|<source>@<line>"), or the whole source when none or all of them
+        fail alone (the error is outside every case) or its copy without them failed too.
+        Each failure records the names of its tests left out ("not_built")."""
+        cases_of: dict[tuple[str, str], list[dict]] = {}
+        for t in self.index():
+            cases_of.setdefault((t["implementation"], t["source"]), []).append(t)
+        keys = []
+        for failure in failures:
+            cases = cases_of.get((failure["implementation"], failure["source"]), [])
+            failing = [] if failure["pruned"] or len(cases) < 2 else \
+                self.failing_cases(failure, cases, jobs)
+            if failing and len(failing) < len(cases):
+                keys += [f"{failure['key']}@{c['line']}" for c in failing]
+                failure["split"] = True
+                failure["not_built"] = [c["name"] for c in failing]
+                report(f"   {failure['source']}: {len(failing)} of its {len(cases)} tests do not "
+                       "compile on their own; the others are built")
+            else:
+                keys.append(failure["key"])
+                failure["split"] = False
+                failure["not_built"] = [c["name"] for c in cases]
+        return keys
+
+    def failing_cases(self, failure: dict, cases: list[dict], jobs: int) -> list[dict]:
+        """The cases of a failed source that fail to compile alone: each is compiled
+        (syntax only) in a copy of the source with every other case blanked out, with the
+        source's own command line from compile_commands.json."""
+        commands = json.loads((self.dir / "compile_commands.json").read_text())
+        source = ROOT / failure["source"]
+        object_dir = f"CMakeFiles/{failure['executable']}.dir/"
+        command = next((c for c in commands
+                        if Path(c["file"]) == source and object_dir in c["command"]), None)
+        if command is None:
+            return []
+        writer = index_writer()
+        rel = failure["source"].removeprefix("suite/")
+        text = source.read_text(errors="replace")
+        scanned = writer.scan_source(rel, text)
+        probes = self.dir / "saferecl" / "probes" / failure["implementation"]
+
+        def fails_alone(case: dict) -> bool:
+            probe = probes / f"{rel}@{case['line']}.cpp"
+            probe.parent.mkdir(parents=True, exist_ok=True)
+            probe.write_text(writer.isolated_case(text, scanned, case["line"], source))
+            args = syntax_only(shlex.split(command["command"]), str(source), str(probe))
+            result = subprocess.run(args, cwd=command["directory"], capture_output=True)
+            return result.returncode != 0
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            verdicts = list(pool.map(fails_alone, cases))
+        return [case for case, failed in zip(cases, verdicts) if failed]
 
     def _build_once(self, jobs: int, log_path: Path, append: bool, target: str | None,
                     report: Callable[[str], None]) -> list[dict]:

@@ -9,6 +9,8 @@
     ./conformance merge DIR...         the shards of one run (run --shard K/N) into one report
     ./conformance vendor-library       the reference as a vendor's library (README: Testing
                                        your own implementation); prints its path
+    ./conformance runtime libc++       a libc++ instrumented for TSan, built from the
+                                       distribution's source of the compiler's LLVM; cached
 
 The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
 suite/, implementation logic in reference-impl/ and adapters/.
@@ -21,8 +23,8 @@ import os
 import sys
 from pathlib import Path
 
-from driver import language
-from driver.commands import bench, compare, merge, mutants, run, test, vendor_library
+from driver import compilers, cxx_runtime, language
+from driver.commands import bench, compare, merge, mutants, run, runtime, test, vendor_library
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.options import PROFILES, SANITIZERS
@@ -60,11 +62,20 @@ def _compiler_option(p: argparse.ArgumentParser) -> None:
                    help="... and its library directory (-L DIR with an rpath; repeatable)")
 
 
+def _tsan_runtime_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tsan-runtime", default="auto", choices=cxx_runtime.CHOICES,
+                   help="tsan tier with --stdlib libc++: the libc++ built by './conformance runtime "
+                        "libc++' (instrumented), Debian's with link-time annotations (annotated), "
+                        "or as it is (plain: its races are INCONCLUSIVE); auto (default): "
+                        "instrumented when cached, else annotated when TSan cannot see it")
+
+
 def _implementation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
                    help="tier: tsan (default), asan, none (optimized)")
     _std_adapter_options(p)
     _compiler_option(p)
+    _tsan_runtime_option(p)
 
 
 def _jobs_and_out(p: argparse.ArgumentParser, what: str = "parallel build and test jobs") -> None:
@@ -112,6 +123,12 @@ def parser() -> argparse.ArgumentParser:
                    help="run the tests N times, the seed rotating (seed, seed+1, ...); the report "
                         "keeps each test's first failure and its seed, for replay (e.g. with "
                         "--profile soak, nightly)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-v", "--verbose", action="store_true",
+                       help="print CTest's output as it comes (it always goes to ctest.log in the "
+                            "report directory; by default the console shows a progress line and "
+                            "the unexpected results)")
+    shown.add_argument("-q", "--quiet", action="store_true", help="print only the end: summary and paths")
     p.add_argument("ctest_args", nargs="*", metavar="-- CTEST-ARGS",
                    help="extra arguments for ctest after --, e.g. -- -R try_protect")
     p.set_defaults(func=run.command)
@@ -165,8 +182,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sanitizer", default="tsan", choices=sorted(SANITIZERS),
                    help="tier of the run that will link it: tsan (default), asan, none")
     _compiler_option(p)
+    _tsan_runtime_option(p)
     p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
     p.set_defaults(func=vendor_library.command)
+
+    p = sub.add_parser("runtime", help="build a libc++ instrumented for TSan from the distribution's "
+                       "source of the compiler's LLVM, into a cache every later run uses; prints its path")
+    p.add_argument("library", choices=["libc++"], help="the runtime (libc++ and libc++abi)")
+    p.add_argument("--sanitizer", default="tsan", choices=["tsan"], help="the instrumentation (tsan)")
+    p.add_argument("--cxx", metavar="PATH", help="the clang whose LLVM it is, e.g. clang++-22 "
+                   "(default: $CXX, else clang++)")
+    p.add_argument("--source", type=Path, metavar="FILE",
+                   help="the source package's orig tarball, already downloaded (no root needed)")
+    p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
+    p.set_defaults(func=runtime.command)
 
     p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
     _implementation_options(p)
@@ -185,13 +214,51 @@ def language_request(args: argparse.Namespace) -> language.Request:
     return request
 
 
+def _looks_like_path(word: str) -> bool:
+    """A --std-libs word naming a file (flags such as -pthread or -lfoo do not)."""
+    return word.startswith(("/", "./", "../")) or word.endswith((".a", ".so")) or ".so." in word
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """Every option naming a path names one that is there and readable, before anything is
+    built: a missing directory must not surface later as "<hazard_pointer> not found"."""
+    def check(option: str, path: str, directory: bool) -> None:
+        p = Path(path)
+        if not p.exists():
+            raise UsageError(f"{option} {path}: no such {'directory' if directory else 'file'}")
+        if directory and not p.is_dir():
+            raise UsageError(f"{option} {path}: not a directory")
+        if not directory and p.is_dir():
+            raise UsageError(f"{option} {path}: a directory, not a file")
+        if not os.access(p, os.R_OK | (os.X_OK if directory else 0)):
+            raise UsageError(f"{option} {path}: not readable")
+
+    for option, attribute in (("--std-include", "std_include"), ("--stdlib-include", "stdlib_include"),
+                              ("--stdlib-libdir", "stdlib_libdir")):
+        for d in getattr(args, attribute, None) or []:
+            check(option, d, directory=True)
+    for word in (getattr(args, "std_libs", None) or "").split():
+        if _looks_like_path(word):
+            check("--std-libs", word, directory=False)
+    expect = getattr(args, "expect", None)
+    if expect is not None:
+        if getattr(args, "update_expectations", False) and not expect.exists():
+            check("--expect", str(expect.parent), directory=True)  # the file is to be written
+        else:
+            check("--expect", str(expect), directory=False)
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "cxx", None):  # every build tree of the command uses it (driver/compilers.py)
         os.environ["CXX"] = args.cxx
     try:
+        check_paths(args)
         if hasattr(args, "std"):  # likewise the mode (driver/language.py)
-            language.select(language_request(args))
+            request = language_request(args)
+            if hasattr(args, "tsan_runtime"):  # and its C++ runtime (driver/cxx_runtime.py)
+                request = cxx_runtime.choose(request, args.sanitizer, compilers.requested(), args.tsan_runtime)
+            language.select(request)
         return args.func(args)
     except UsageError as e:
         print(f"conformance: {e}", file=sys.stderr)

@@ -8,8 +8,13 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Iterable
 
-from reports.classify import classify
+from driver import console
+from reports import expectations as ex
+from reports.classify import CaseRecord, classify, headline_of
+from reports.index import IndexEntry
+from reports.tsan_evidence import reclassify
 from reports.junit import read_junit
 
 # The test environment's sanitizer defaults; a user's own options win.
@@ -61,18 +66,133 @@ def sanitizer_options() -> dict[str, str]:
 
 
 def run_ctest(build_dir: Path, impls: list[str], jobs: int, junit: Path, env: dict[str, str],
-              extra: list[str], quiet: bool = False) -> int:
+              extra: list[str], quiet: bool = False, watch: LiveVerdicts | None = None) -> int:
+    """CTest over the tests of `impls`. Given `watch`, its stream goes through it (into the
+    report directory, the console's progress line, each unexpected result as it happens)
+    instead of straight to the console."""
     args = ["ctest", "--test-dir", str(build_dir), "-L", implementation_label(impls),
             "-j", str(jobs), "--output-junit", str(junit), "--no-label-summary", *extra]
     args += ["-Q"] if quiet else ["--output-on-failure"]
-    return subprocess.run(args, env=env).returncode
+    if watch is None:
+        return subprocess.run(args, env=env).returncode
+    with subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace", bufsize=1) as ctest:
+        watch.read(ctest.stdout)
+    return ctest.returncode
 
 
-def verdicts(junit: Path) -> list[tuple[str, str, float]]:
-    """(CTest name, verdict, seconds) of every test junit.xml records."""
+# CTest's stream under --output-on-failure: "Start N: <name>" when a test starts (the name in
+# full: names hold spaces), "k/n Test #N: <name> ....   Passed   0.05 sec" (or ***Failed,
+# ***Timeout, ***Exception: SegFault, ***Skipped, ***Not Run ...) when it ends, and after a
+# failure its output, up to the next such line.
+START_LINE = re.compile(r"^\s*Start\s+(\d+): (.*)$")
+RESULT_LINE = re.compile(r"^\s*(\d+)/\s*(\d+) Test\s+#(\d+): .*?(Passed|\*\*\*\w[^\d]*?|Not Run[^\d]*?)"
+                         r"\s+([\d.]+) sec\s*$")
+END_LINE = re.compile(r"^\d+% tests passed")
+
+
+def record_of_stream(name: str, status: str, seconds: float, output: str,
+                     entry: IndexEntry | None) -> CaseRecord:
+    """The record CTest's junit.xml will hold for a test, from its result line and output:
+    what classify() needs to give the verdict the reports will give."""
+    record = CaseRecord(name=name, time=seconds, output=output,
+                        kind=entry.kind if entry else "", timeout=entry.timeout if entry else None)
+    if status == "Passed":
+        record.status = "run"
+    elif "Skipped" in status:
+        record.status, record.skipped, record.skip_message = "notrun", True, "SKIP_RETURN_CODE=77"
+    elif "Disabled" in status:
+        record.status, record.skipped, record.skip_message = "disabled", True, "Disabled"
+    elif "Not Run" in status:
+        record.status, record.skipped, record.skip_message = "notrun", True, status.strip("* ")
+    else:  # ***Failed, ***Timeout, ***Exception: ...
+        record.status, record.failed = "fail", True
+    return record
+
+
+def output_file_name(number: int, name: str) -> str:
+    """outputs/<file> of CTest's test #number: unique, and readable in a shell."""
+    return f"{number:04d}-" + re.sub(r"[^A-Za-z0-9._=-]+", "_", name)[:120].strip("_") + ".log"
+
+
+class LiveVerdicts:
+    """Reads CTest's stream as it comes: keeps all of it in `log`, writes each failed test's
+    output (its sanitizer report, its failed checks) to `outputs/`, and tells `progress` every
+    result, with a line of its own for an unexpected one. The verdict is the reports'
+    (classify, reclassify: the same record junit.xml will hold) and so is the judgement
+    under the known failures (reports/expectations.outcome_of); the final word stays with
+    junit.xml, which the reports read at the end."""
+
+    def __init__(self, progress: console.Progress | None, log: Path, outputs: Path, shown_outputs: Path,
+                 index: list[IndexEntry], known: list[ex.Expectation], sanitizer: str | None,
+                 runtime: dict | None):
+        self.progress, self.log, self.outputs, self.shown_outputs = progress, log, outputs, shown_outputs
+        self.index = {e.id: e for e in index}
+        self.known = {e.test: e for e in known if e.applies_to(sanitizer)}
+        self.sanitizer, self.runtime = sanitizer, runtime
+        self.names: dict[int, str] = {}
+        self.pending: tuple[int, int, str, float, list[str]] | None = None  # a result, its output coming
+
+    def read(self, stream: Iterable[str]) -> None:
+        self.outputs.mkdir(parents=True, exist_ok=True)
+        if self.progress:
+            self.progress.begin()
+        with self.log.open("w", encoding="utf-8") as log:
+            for line in stream:
+                log.write(line)
+                if console.level() == console.VERBOSE:
+                    print(line, end="", flush=True)
+                self.take(line.rstrip("\n"))
+        self.settle()
+        if self.progress:
+            self.progress.end()
+
+    def take(self, line: str) -> None:
+        start, result = START_LINE.match(line), RESULT_LINE.match(line)
+        if start or result or END_LINE.match(line):
+            self.settle()
+        elif self.pending:
+            self.pending[4].append(line)
+        if start:
+            self.names[int(start[1])] = start[2].strip()
+            if self.progress:
+                self.progress.started_item(start[2].split("/", 1)[0])
+        if result:
+            self.pending = (int(result[3]), int(result[2]), result[4].strip(), float(result[5]), [])
+
+    def settle(self) -> None:
+        """The pending result, now that its output (if any) is complete."""
+        if self.pending is None:
+            return
+        number, total, status, seconds, output = self.pending
+        self.pending = None
+        name = self.names.get(number, f"test #{number}")
+        text = "\n".join(output)
+        record = record_of_stream(name, status, seconds, text, self.index.get(name))
+        c = reclassify(classify(record), text, self.sanitizer, self.runtime)
+        where = ""
+        if record.failed:
+            file_name = output_file_name(number, name)
+            (self.outputs / file_name).write_text(text + "\n", encoding="utf-8")
+            where = str(self.shown_outputs / file_name)
+        outcome = ex.outcome_of(c.verdict, self.known.get(name))
+        line = None
+        if outcome in ex.UNEXPECTED_OUTCOMES:
+            headline = headline_of(text) if text else ""
+            line = (f"{outcome}: {name}: {c.verdict}" + (f" ({c.detail})" if c.detail else "")
+                    + (f"\n    {headline}" if headline else "") + (f"\n    output: {where}" if where else ""))
+        if self.progress:
+            self.progress.finished(outcome if outcome == ex.EXPECTED_FAIL else c.verdict, total, line)
+
+
+def verdicts(junit: Path, sanitizer: str | None = None, runtime: dict | None = None) -> list[tuple[str, str, float]]:
+    """(CTest name, verdict, seconds) of every test junit.xml records; given the run's tier and
+    C++ runtime (run.json's cxx_runtime), a TSan report TSan could not judge is INCONCLUSIVE,
+    as in the reports."""
     if not junit.is_file():
         return []
-    return [(case.name, classify(case).verdict, case.time) for case in read_junit(junit).cases]
+    return [(case.name, reclassify(classify(case), case.output, sanitizer, runtime).verdict, case.time)
+            for case in read_junit(junit).cases]
 
 
 def failing_tests(junit: Path) -> list[dict]:

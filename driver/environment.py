@@ -17,6 +17,7 @@ BASE_PACKAGES = ["clang", "libclang-rt-dev", "cmake", "ninja-build", "doctest-de
 BENCH_PACKAGES = ["libbenchmark-dev"]
 # The reports (reports/) and the tooling's unit tests, for Debian's /usr/bin/python3.
 PYTHON_PACKAGES = ["python3-jinja2", "python3-pytest"]
+CONSOLE_CHECK_PACKAGES = ["tmux"]  # driver/tests/test_console_tmux.py reads a real run's screen
 
 
 def known_implementations() -> list[str]:

@@ -47,6 +47,11 @@ class Request:
     stdlib: str | None = None  # one of STDLIBS
     include_dirs: tuple[str, ...] = ()  # a library built from source: its headers
     library_dirs: tuple[str, ...] = ()  # ... and its libraries
+    # TSan tier with an uninstrumented libc++: link suite/support/tsan/libcxx_runtime.cpp's
+    # wrappers (driver/cxx_runtime.py decides).
+    annotations: bool = False
+    # The library was built with -fsanitize=thread: everything linking it needs TSan's runtime.
+    instrumented: bool = False
 
     @property
     def is_default(self) -> bool:
@@ -63,6 +68,8 @@ class Language:
     library_dirs: tuple[str, ...] = ()
     static_runtime: bool = False
     stdlib_option: bool = True  # clang's -stdlib=; g++ has one library and no such option
+    annotations: bool = False  # see Request.annotations
+    instrumented: bool = False  # see Request.instrumented
 
     @property
     def stdlib_flags(self) -> list[str]:
@@ -78,7 +85,8 @@ class Language:
         flags = list(self.stdlib_flags)
         for d in self.library_dirs:
             flags += [f"-L{d}", f"-Wl,-rpath,{d}"]
-        return flags + (["-static-libstdc++"] if self.static_runtime else [])
+        return flags + (["-static-libstdc++"] if self.static_runtime else []) + \
+            (["-fsanitize=thread"] if self.instrumented else [])
 
     def cmake_definitions(self) -> dict[str, str]:
         """Always every entry: CMake caches them, and a mode must not inherit an earlier one's."""
@@ -87,7 +95,8 @@ class Language:
                 "SAFERECL_STDLIB": self.stdlib if self.stdlib_flags else "",
                 "SAFERECL_STDLIB_INCLUDE_DIRS": ";".join(self.include_dirs),
                 "SAFERECL_STDLIB_LIBRARY_DIRS": ";".join(self.library_dirs),
-                "SAFERECL_STDLIB_STATIC": "ON" if self.static_runtime else "OFF"}
+                "SAFERECL_STDLIB_STATIC": "ON" if self.static_runtime else "OFF",
+                "SAFERECL_RUNTIME_ANNOTATIONS": "ON" if self.annotations else "OFF"}
 
     def describe(self) -> dict:
         """For run.json: the mode, as asked for and as built."""
@@ -95,7 +104,7 @@ class Language:
                 "stdlib": self.stdlib or "compiler default",
                 "stdlib_include_dirs": list(self.include_dirs),
                 "stdlib_library_dirs": list(self.library_dirs),
-                "stdlib_static": self.static_runtime}
+                "stdlib_static": self.static_runtime, "runtime_annotations": self.annotations}
 
 
 def tree_suffix(request: Request) -> str:
@@ -109,6 +118,8 @@ def tree_suffix(request: Request) -> str:
     if request.include_dirs or request.library_dirs:
         dirs = "\n".join(request.include_dirs + ("",) + request.library_dirs)
         parts.append(hashlib.sha1(dirs.encode()).hexdigest()[:8])
+    if request.annotations:
+        parts.append("annotated")
     return "".join("-" + p for p in parts)
 
 
@@ -204,7 +215,8 @@ def resolve(request: Request, compiler_path: str) -> Language:
     for standard in ([request.standard] if request.standard else STANDARDS):
         for spelling in SPELLINGS[standard]:
             candidate = Language(standard, f"-std={spelling}", request.stdlib, request.include_dirs,
-                                 request.library_dirs, static, stdlib_option=clang)
+                                 request.library_dirs, static, stdlib_option=clang,
+                                 annotations=request.annotations, instrumented=request.instrumented)
             ok, last_error = _compiles(compiler_path, candidate.compile_flags(), candidate.link_flags())
             if ok:
                 return candidate

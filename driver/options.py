@@ -55,6 +55,7 @@ class RunOptions:
     repeat: int = 1  # rounds of CTest, seeds rotating (reports/soak.py)
     compiler: str | None = None  # None: --cxx / CXX / the presets'
     mode: Request | None = None  # standard and library; None: --std / --stdlib's
+    console: str = "normal"  # driver/console.py's level: normal (progress line), verbose, quiet
 
     @property
     def stress_scale(self) -> float:

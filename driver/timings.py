@@ -32,10 +32,11 @@ class StageClock:
             self.seconds[name] = round(self.seconds.get(name, 0.0) + time.monotonic() - started, 1)
 
 
-def test_times(junit: Path) -> dict:
-    """Per implementation {"tests", "seconds"} and the SLOWEST_SHOWN slowest tests of junit.xml."""
+def test_times(junit: Path, sanitizer: str | None = None, runtime: dict | None = None) -> dict:
+    """Per implementation {"tests", "seconds"} and the SLOWEST_SHOWN slowest tests of junit.xml
+    (verdicts as driver/ctest.py's `verdicts` gives them)."""
     per_impl: dict[str, dict] = {}
-    ran = verdicts(junit)
+    ran = verdicts(junit, sanitizer, runtime)
     for name, _, seconds in ran:
         impl = name.split("/", 1)[0]
         entry = per_impl.setdefault(impl, {"tests": 0, "seconds": 0.0})
@@ -46,9 +47,9 @@ def test_times(junit: Path) -> dict:
             "slowest": [{"test": n, "verdict": v, "seconds": round(s, 1)} for n, v, s in slowest]}
 
 
-def timings(clock: StageClock, junit: Path) -> dict:
+def timings(clock: StageClock, junit: Path, sanitizer: str | None = None, runtime: dict | None = None) -> dict:
     """run.json's "timings"."""
-    return {"stages": clock.seconds, **test_times(junit)}
+    return {"stages": clock.seconds, **test_times(junit, sanitizer, runtime)}
 
 
 def lines(recorded: dict) -> list[str]:

@@ -47,9 +47,10 @@ def map_to_rows(report: Report, t: Test) -> None:
 
 
 def cell_status(report: Report, tests: list[int]) -> str:
-    bad = warn = qoi = passed = False
+    bad = warn = qoi = passed = unjudged = False
     for i in tests:
         t = report.tests[i]
+        unjudged = unjudged or t.verdict == protocol.VERDICT_INCONCLUSIVE
         if t.failing:
             if t.tier == "strict":
                 warn = True
@@ -60,6 +61,8 @@ def cell_status(report: Report, tests: list[int]) -> str:
         passed = passed or t.verdict == protocol.VERDICT_PASS
     if bad:
         return Status.NON_CONFORMING
+    if unjudged:
+        return Status.NOT_JUDGED
     if warn:
         return Status.WARNING
     if qoi:
@@ -111,6 +114,9 @@ def analyse(report: Report) -> None:
             if t.impl != impl.name:
                 continue
             impl.counts[t.verdict] += 1
+            if t.verdict == protocol.VERDICT_INCONCLUSIVE and t.tier not in ("strict", "qoi"):
+                impl.inconclusive += 1
+                impl.not_judged_because = impl.not_judged_because or t.detail
             if not t.failing:
                 continue
             if t.verdict == protocol.VERDICT_NOT_BUILT:
@@ -136,6 +142,10 @@ def analyse(report: Report) -> None:
                 impl.why_not.append(f"the test harness did not build ({f.executable})")
             if impl.counts[protocol.VERDICT_PASS] == 0:
                 impl.why_not.append("no test passed")
+            if impl.inconclusive and not impl.why_not:
+                impl.not_judged = True
+                impl.why_not.append(f"not judged in this tier: {impl.inconclusive} normative test(s) "
+                                    "failed only on a sanitizer report the sanitizer could not judge")
         impl.conforming = not impl.why_not
         if not impl.selected:
             continue
@@ -145,6 +155,7 @@ def analyse(report: Report) -> None:
         elif explicit_selection:
             all_conform = False
     report.conforming = any_available and all_conform
+    report.not_judged = [i.name for i in report.impls if i.selected and i.not_judged]
     apply_expectations(report)
 
 

@@ -34,10 +34,10 @@ from reports.text import md_escape, write_atomically
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 MAX_ITEMS = 60  # per Markdown section; the HTML page lists everything
 # How bad a requirement cell is; a rise is a regression.
-ROW_RANK = {"non-conforming": 3, "warning": 2, "qoi-finding": 1}
+ROW_RANK = {"non-conforming": 4, "not-judged": 3, "warning": 2, "qoi-finding": 1}
 # run.json keys whose difference explains changes between the runs.
 RUN_KEYS = ("sanitizer", "profile", "stress_scale", "seed", "implementations", "compiler_version",
-            "cxx_standard", "stdlib", "source_revision", "shard", "date")
+            "cxx_standard", "stdlib", "runtime_annotations", "source_revision", "shard", "date")
 
 
 class Unreadable(Exception):

@@ -268,7 +268,8 @@ def updated(entries: list[Expectation], tests: list[Observed], sanitizer: str) -
     covered: set[str] = set()  # tests of the run whose failure an entry now covers
     for e in entries:
         t = ran.get(e.test)
-        if t is None or not e.applies_to(sanitizer) or (e.flaky and not protocol.is_failing(t.verdict)):
+        if t is None or not e.applies_to(sanitizer) or (e.flaky and not protocol.is_failing(t.verdict)) \
+                or t.verdict == protocol.VERDICT_INCONCLUSIVE:  # says nothing either way
             out.append(e)
             continue
         if protocol.is_failing(t.verdict):

@@ -39,15 +39,39 @@ def run_line(report: Report) -> str:
     return "; ".join(parts)
 
 
-def runtime_caveat(report: Report) -> str | None:
-    """The TSan run's warning when TSan cannot see the C++ runtime's synchronization
-    (run.json's cxx_runtime, from driver/runtime_probe.py), else None."""
+def runtime_line(report: Report) -> str | None:
+    """"C++ runtime: libc++ 22.1.8, instrumented for TSan" (run.json's cxx_runtime, from
+    driver/runtime_probe.py), for a TSan run; None for another tier."""
     runtime = report.run.get("cxx_runtime")
-    if not isinstance(runtime, dict) or runtime.get("instrumented") is not False:
+    if not isinstance(runtime, dict) or "instrumented" not in runtime:
+        return None
+    return f"C++ runtime: {runtime.get('library', '?')}, {runtime.get('how', 'seen by TSan: unknown')}"
+
+
+def runtime_caveat(report: Report) -> str | None:
+    """The TSan run's warning when TSan cannot see the C++ runtime's synchronization and no
+    annotation makes up for it (run.json's cxx_runtime), else None."""
+    runtime = report.run.get("cxx_runtime")
+    if not isinstance(runtime, dict) or runtime.get("instrumented") is not False or runtime.get("annotations"):
         return None
     return (f"TSan cannot see the synchronization inside the C++ runtime ({runtime.get('library', '?')}, "
-            f"not instrumented: its std::call_once probe raced in {runtime.get('racy_runs', '?')} runs). "
-            f"Affected: {runtime.get('affected', '?')}. Remedy: {runtime.get('remedy', '?')}")
+            f"not instrumented: its probe ({runtime.get('probe', 'std::call_once')}) raced in {runtime.get('racy_runs', '?')} runs). "
+            f"A race report that runs through it is INCONCLUSIVE, not a failure. "
+            f"Remedy: {runtime.get('remedy', '?')}")
+
+
+def impl_verdict(impl: Implementation) -> str:
+    """"conforming", "NOT conforming" or "not judged in this tier"."""
+    if impl.conforming:
+        return "conforming"
+    return "not judged in this tier" if impl.not_judged else "NOT conforming"
+
+
+def run_verdict(report: Report) -> str:
+    if report.conforming:
+        return "conforming"
+    bad = [i for i in report.impls if i.selected and i.available and not i.conforming and not i.not_judged]
+    return "not judged in this tier" if report.not_judged and not bad else "NOT conforming"
 
 
 def verdict_counts(impl: Implementation) -> str:

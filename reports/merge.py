@@ -28,7 +28,8 @@ from reports.shards import ShardError, parse_shard
 # run.json keys every shard of one run has in common (besides "shard"); a difference refuses.
 SAME_RUN_KEYS = ("selection", "seed", "sanitizer", "profile", "stress_scale", "source_revision",
                  "compiler", "compiler_version", "cxx_flags", "std_options", "explicit_selection",
-                 "repeat", "cxx_standard", "stdlib", "stdlib_include_dirs", "stdlib_library_dirs")
+                 "repeat", "cxx_standard", "stdlib", "stdlib_include_dirs", "stdlib_library_dirs",
+                 "runtime_annotations")
 MERGED_FILES = ("run.json", "index.json", "junit.xml", "implementations.json",
                 "build-failures.json", "build.log", "expectations.json")
 

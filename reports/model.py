@@ -11,6 +11,7 @@ VERDICT_CSS = {
     protocol.VERDICT_PASS: "v-pass", protocol.VERDICT_FAIL: "v-fail",
     protocol.VERDICT_TIMEOUT: "v-timeout", protocol.VERDICT_CRASH: "v-crash",
     protocol.VERDICT_NOT_APPLICABLE: "v-na", protocol.VERDICT_NOT_BUILT: "v-notbuilt",
+    protocol.VERDICT_INCONCLUSIVE: "v-inconclusive",
 }
 
 
@@ -23,6 +24,7 @@ def is_normative_tier(tier: str) -> bool:
 # Per implementation and requirement row: (name in results.json, cell label, CSS class).
 class Status:
     NON_CONFORMING = "non-conforming"
+    NOT_JUDGED = "not-judged"  # its only evidence was a sanitizer report it could not judge
     WARNING = "warning"
     QOI = "qoi-finding"
     CONFORMING = "conforming"
@@ -30,11 +32,11 @@ class Status:
     UNTESTED = "untested"
     NOT_TESTABLE = "not-testable"
     UNAVAILABLE = "unavailable"
-    ALL = (NON_CONFORMING, WARNING, QOI, CONFORMING, NOT_APPLICABLE, UNTESTED, NOT_TESTABLE, UNAVAILABLE)
-    LABEL = {NON_CONFORMING: "non-conforming", WARNING: "warning", QOI: "QoI finding",
+    ALL = (NON_CONFORMING, NOT_JUDGED, WARNING, QOI, CONFORMING, NOT_APPLICABLE, UNTESTED, NOT_TESTABLE, UNAVAILABLE)
+    LABEL = {NON_CONFORMING: "non-conforming", NOT_JUDGED: "not judged", WARNING: "warning", QOI: "QoI finding",
              CONFORMING: "conforming", NOT_APPLICABLE: "n/a", UNTESTED: "untested",
              NOT_TESTABLE: "no test needed", UNAVAILABLE: "unavailable"}
-    CSS = {NON_CONFORMING: "s-bad", WARNING: "s-warn", QOI: "s-qoi", CONFORMING: "s-ok",
+    CSS = {NON_CONFORMING: "s-bad", NOT_JUDGED: "s-notjudged", WARNING: "s-warn", QOI: "s-qoi", CONFORMING: "s-ok",
            NOT_APPLICABLE: "s-na", UNTESTED: "s-untested", NOT_TESTABLE: "s-nt",
            UNAVAILABLE: "s-unavail"}
 
@@ -111,6 +113,11 @@ class Implementation:
     why_not: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     core_failures: int = 0
+    # Normative tests whose only failure evidence TSan could not judge: with no core
+    # failure, the implementation is not judged in this tier (why: not_judged_because).
+    inconclusive: int = 0
+    not_judged_because: str = ""
+    not_judged: bool = False  # no evidence against it, and some that could not be judged
     strict_warnings: int = 0
     qoi_findings: int = 0
     not_built_sources: int = 0
@@ -146,6 +153,7 @@ class Report:
     notes: list[str] = field(default_factory=list)  # problems with the inputs
     tests_not_run: int = 0  # in the index and built, absent from junit.xml (filtered out)
     conforming: bool = False  # the run's verdict
+    not_judged: list[str] = field(default_factory=list)  # implementations not judged in this tier
     mutants: object = None  # mutants.json as read, or None
     mutant_catalog: dict | None = None  # adapters/mutants/catalog.json
     bench: object = None  # bench.json as read, or None

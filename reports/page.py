@@ -13,8 +13,10 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves, chart, comparison_chart
+from reports.epoch_ends import epoch_ends
 from reports.classify import excerpt_of, parse_test_name
-from reports.facts import GENERATOR, dump, findings, run_line, runtime_caveat
+from reports.facts import (GENERATOR, dump, findings, impl_verdict, run_line, run_verdict, runtime_caveat,
+                           runtime_line)
 from reports.model import VERDICT_CSS, Report, Status
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -28,7 +30,7 @@ DEFAULT_TITLE = {"run": "saferecl conformance report", "bench": "saferecl confor
                  "mutants": "saferecl mutants"}
 # The worst verdict among a cell's tests names the cell.
 VERDICT_RANK = {protocol.VERDICT_CRASH: 5, protocol.VERDICT_TIMEOUT: 4, protocol.VERDICT_FAIL: 3,
-                protocol.VERDICT_NOT_BUILT: 2}
+                protocol.VERDICT_NOT_BUILT: 2, protocol.VERDICT_INCONCLUSIVE: 1}
 
 
 def draft_url(ref: str) -> str:
@@ -114,9 +116,11 @@ def report_html(report: Report) -> str:
     table = bench_table(report.bench) if report.bench is not None else None
     return environment().get_template("report.html.j2").render(
         r=report, title=report.title or DEFAULT_TITLE[report.command], run_line=run_line(report), runtime_caveat=runtime_caveat(report),
-        findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.WARNING, Status.QOI)},
+        runtime_line=runtime_line(report), run_verdict=run_verdict(report), impl_verdict=impl_verdict,
+        findings={s: findings(report, s) for s in (Status.NON_CONFORMING, Status.NOT_JUDGED, Status.WARNING, Status.QOI)},
         loose=[n for n in report.unmapped if report.tests[n].failing],
         coverage=clause_coverage(report),
+        epoch_ends=[e for e in epoch_ends(report) if e.core or e.qoi],
         worst_verdict=lambda cell: worst_verdict(report, cell.tests),
         passes=lambda cell: sum(1 for n in cell.tests if report.tests[n].verdict == protocol.VERDICT_PASS),
         failure_keys={(f.impl, f.source) for f in report.build_failures},

@@ -25,6 +25,9 @@ VERDICT_TIMEOUT = "TIMEOUT"
 VERDICT_CRASH = "CRASH"
 VERDICT_NOT_APPLICABLE = "NOT APPLICABLE"
 VERDICT_NOT_BUILT = "NOT BUILT"
+# A sanitizer report the sanitizer could not judge (reports/tsan_evidence.py): no pass, no
+# failure; the implementation is "not judged" in that tier.
+VERDICT_INCONCLUSIVE = "INCONCLUSIVE"
 VERDICTS = (
     VERDICT_PASS,
     VERDICT_FAIL,
@@ -32,6 +35,7 @@ VERDICTS = (
     VERDICT_CRASH,
     VERDICT_NOT_APPLICABLE,
     VERDICT_NOT_BUILT,
+    VERDICT_INCONCLUSIVE,
 )
 # Verdicts that make an implementation non-conforming when the test is normative.
 FAILING_VERDICTS = frozenset({VERDICT_FAIL, VERDICT_TIMEOUT, VERDICT_CRASH, VERDICT_NOT_BUILT})

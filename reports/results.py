@@ -5,18 +5,21 @@ from __future__ import annotations
 import json
 
 from reports import expectations, protocol, soak
-from reports.facts import GENERATOR, RESULTS_SCHEMA
+from reports.facts import GENERATOR, RESULTS_SCHEMA, impl_verdict
 from reports.model import Report
 from reports.mutants import mutant_coverage
 
 
 def results_document(report: Report) -> dict:
     doc: dict = {"schema": RESULTS_SCHEMA, "generator": GENERATOR, "title": report.title,
-                 "conforming": report.conforming, "run": report.run, "notes": report.notes}
+                 "conforming": report.conforming, "not_judged": report.not_judged,
+                 "run": report.run, "notes": report.notes}
     doc["implementations"] = [{
         "name": i.name, "available": i.available, "selected": i.selected, "reason": i.reason,
         "version": i.version, "limits": i.limits, "capabilities": i.capabilities,
         "conforming": i.conforming, "not_conforming_because": i.why_not,
+        "verdict": impl_verdict(i), "inconclusive": i.inconclusive,
+        **({"not_judged_because": i.not_judged_because} if i.not_judged else {}),
         "core_failures": i.core_failures, "strict_warnings": i.strict_warnings,
         "qoi_findings": i.qoi_findings, "not_built_sources": i.not_built_sources,
         "counts": {v: i.counts.get(v, 0) for v in protocol.VERDICTS},

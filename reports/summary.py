@@ -6,7 +6,9 @@ from reports import expectations, protocol, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_targets
 from reports.curves import bench_curves
-from reports.facts import findings, run_line, runtime_caveat, verdict_counts
+from reports.epoch_ends import epoch_ends
+from reports.facts import (findings, impl_verdict, run_line, run_verdict, runtime_caveat, runtime_line,
+                           verdict_counts)
 from reports.model import Report, Status, Test
 from reports.mutants import WEAK_BELOW, mutant_coverage, mutants_of
 from reports.stats import format_ns
@@ -91,7 +93,8 @@ def findings_section(report: Report, status: str, heading: str) -> str:
             break
         md += (f"- **{f.row.id}** {md_escape(f.row.ref)} — {md_escape(f.row.summary)} — "
                f"*{f.impl.name}*\n")
-        md += "".join(test_line(report.tests[i], False) for i in f.cell.tests if report.tests[i].failing)
+        md += "".join(test_line(report.tests[i], False) for i in f.cell.tests
+                      if report.tests[i].failing or report.tests[i].verdict == protocol.VERDICT_INCONCLUSIVE)
     return md
 
 
@@ -187,8 +190,10 @@ def summary_markdown(report: Report) -> str:
         return (f"# {report.title or 'saferecl mutants'}\n" + (f"\n{md_escape(line)}\n" if line else "")
                 + mutants_markdown(report) + notes_section(report)
                 + "\nFull report: `report.html` (kill matrix, mutant coverage per row); the sweep: `mutants.json`.\n")
-    verdict = "conforming" if report.conforming else "NOT conforming"
+    verdict = run_verdict(report)
     md = f"# {report.title or 'saferecl conformance'}: {verdict}\n\n{md_escape(run_line(report))}\n\n"
+    if runtime := runtime_line(report):
+        md += f"{md_escape(runtime)}\n\n"
     if caveat := runtime_caveat(report):
         md += f"> **Warning:** {md_escape(caveat)}\n\n"
     md += "| implementation | verdict | core failures | strict warnings | QoI findings | tests |\n"
@@ -197,7 +202,7 @@ def summary_markdown(report: Report) -> str:
         if not impl.available:
             md += f"| {md_escape(impl.name)} | unavailable: {md_escape(impl.reason)} | | | | |\n"
             continue
-        said = "conforming" if impl.conforming else "**NOT conforming**"
+        said = impl_verdict(impl) if impl.conforming else f"**{impl_verdict(impl)}**"
         if not impl.conforming and impl.why_not:
             said += f" ({md_escape('; '.join(impl.why_not))})"
         name = md_escape(impl.name) + (f" {md_escape(impl.version)}" if impl.version else "")
@@ -214,10 +219,17 @@ def summary_markdown(report: Report) -> str:
     if len(covered) < len(testable):
         md += "; untested:" + "".join(f" {row.id}" for row in testable if row.id not in covered)
     md += ".\n"
+    ends = epoch_ends(report)
+    if any(e.core or e.qoi for e in ends):
+        md += (f"Ends of a protection epoch ([saferecl.hp.holder.*]): {sum(e.covered for e in ends)} of "
+               f"{len(ends)} have a core and a qoi test in this run")
+        lacking = [e.end for e in ends if not e.covered]
+        md += ("; lacking one: " + "; ".join(md_escape(e) for e in lacking) if lacking else "") + ".\n"
     if report.tests_not_run:
         md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
 
     md += findings_section(report, Status.NON_CONFORMING, "Non-conforming requirements")
+    md += findings_section(report, Status.NOT_JUDGED, "Not judged: the sanitizer could not see the synchronization")
 
     loose = [report.tests[n] for n in report.unmapped
              if report.tests[n].failing and report.tests[n].verdict != protocol.VERDICT_NOT_BUILT]

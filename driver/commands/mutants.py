@@ -82,10 +82,11 @@ def run_runtime_mutant(build: BuildTree, mutant: dict, full: bool, jobs: int, ou
 
 
 def not_built_kills(build: BuildTree, seconds: float) -> tuple[list[dict], int]:
-    """The kills of a compile-time mutant that happen at build time: a killer source that no
-    longer compiles is left out as NOT BUILT, so its tests never reach CTest. Returns the
-    kills (with the build's wall time as their time) and how many tests the left-out sources
-    define."""
+    """The kills of a compile-time mutant that happen at build time: a killer test that no
+    longer compiles is left out as NOT BUILT, so it never reaches CTest. Returns the kills
+    (with the build's wall time as their time) and how many tests were left out. A source
+    whose failing cases were found one by one charges those; a source left out whole charges
+    its errors to the cases whose bodies hold them (charged_tests)."""
     tests_of: dict[str, list[tuple[int, str]]] = {}
     for t in build.index():
         if t["implementation"] == MUTANTS:
@@ -96,9 +97,13 @@ def not_built_kills(build: BuildTree, seconds: float) -> tuple[list[dict], int]:
         if not failure["exclude"] or not failure["source"]:
             continue
         cases = tests_of.get(failure["source"], [])
-        selected += len(cases)
-        kills += [{"test": name, "time": seconds, "not_built": True}
-                  for name in charged_tests(failure["source"], failure["log"], cases)]
+        if failure.get("split"):
+            selected += len(failure["not_built"])
+            names = failure["not_built"]
+        else:
+            selected += len(cases)
+            names = charged_tests(failure["source"], failure["log"], cases)
+        kills += [{"test": name, "time": seconds, "not_built": True} for name in names]
     return kills, selected
 
 

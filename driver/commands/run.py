@@ -16,10 +16,10 @@ import os
 import time
 from pathlib import Path
 
-from driver import known_failures, runtime_probe, sharding, timings
+from driver import console, cxx_runtime, known_failures, sharding, timings
 from driver.build import BuildTree, tree_dir
-from driver.console import elapsed, say, stage
-from driver.ctest import EMPTY_JUNIT, run_ctest, test_environment
+from driver.console import conclude, elapsed, say, stage
+from driver.ctest import EMPTY_JUNIT, LiveVerdicts, run_ctest, test_environment
 from driver.environment import (active_mutant, default_selection, ensure_packages,
                                 packages_for, parse_impls)
 from driver.errors import EXIT_ENVIRONMENT, EXIT_NONCONFORMING, EXIT_OK, UsageError
@@ -28,21 +28,13 @@ from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import shards, soak
-
-
-def cxx_runtime(build: BuildTree, sanitizer: str) -> dict:
-    """Which C++ runtime the tree links and, in the TSan tier, whether TSan sees its
-    synchronization (driver/runtime_probe.py)."""
-    mode, compiler = build.language(), build.compiler().path
-    runtime = {"library": runtime_probe.identify(compiler, mode.compile_flags(), mode.link_flags())}
-    if sanitizer == "tsan":
-        runtime |= runtime_probe.tsan_visibility(compiler, mode.compile_flags(), mode.link_flags())
-    return runtime
+from reports.index import read_index
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
     """The conformance run. Returns (exit status, published report directory)."""
     started = time.monotonic()
+    console.set_level(options.console)
     impls, mutant_env = active_mutant(options.impls)
     expected = known_failures.read(impls, options.expect)  # a malformed file stops us here
     if options.durations and not options.shard:
@@ -71,12 +63,11 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                       compiler_command=options.compiler, mode=options.mode)
     with clock.stage("configure"):
         build.configure()
-        mode, runtime = build.language(), cxx_runtime(build, options.sanitizer)
-    seen = {True: "yes", False: "NO", None: f"unknown ({runtime.get('detail')})"}
-    say(f"   {build.compiler().version}; {mode.standard} ({mode.flag}); C++ runtime {runtime['library']}"
-        + (f"; TSan sees its synchronization: {seen[runtime['instrumented']]}" if "instrumented" in runtime else ""))
-    if warning := runtime_probe.header_line(runtime):
-        say("   WARNING: " + warning)
+        mode, compiler = build.language(), build.compiler()
+        runtime = cxx_runtime.describe(mode, compiler.command, compiler.path, options.sanitizer)
+    say(f"   {compiler.version}; {mode.standard} ({mode.flag})")
+    for line in cxx_runtime.header_lines(runtime):
+        say("   " + line)
     implementations = build.implementations()
     for impl in implementations:  # the report's row names the mutant it ran
         if impl["name"] == "mutants" and mutant_env:
@@ -95,10 +86,11 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     stage("test")
     junit = report / "junit.xml"
     with clock.stage("test"):
-        run_tests(options, build, available, seed, scale, mutant_env, report)
+        run_tests(options, build, available, seed, scale, mutant_env, report,
+                  [e for _, entries in expected for e in entries], runtime)
 
     stage("report")
-    recorded = timings.timings(clock, junit)
+    recorded = timings.timings(clock, junit, options.sanitizer, runtime)
     report.copy_in(build.index_path, "index.json")
     report.write_json("implementations.json", implementations)
     report.write_json("build-failures.json", build.failures)
@@ -120,28 +112,49 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     final = report.publish()
 
     if results is not None:
-        say((final / "summary.md").read_text())
-        say(f"report: {final / 'report.html'}")
-        say(known_failures.summary_line(results))
+        conclude((final / "summary.md").read_text())
+        conclude(f"report: {final / 'report.html'}")
+        conclude(known_failures.summary_line(results))
         if options.update_expectations:
             available_tested = [n for n in impls if n in available]
             for path in known_failures.update(results, available_tested, options.expect,
                                               options.sanitizer):
-                say(f"known failures written: {path}")
-    say(f"reports: {final}  (latest: {final.parent / 'latest'})")
+                conclude(f"known failures written: {path}")
+    conclude(f"reports: {final}  (latest: {final.parent / 'latest'})")
+    for stream in sorted(final.glob("ctest*.log")):
+        conclude(f"CTest's output: {stream}")
+    if (final / OUTPUTS).is_dir() and any((final / OUTPUTS).iterdir()):
+        conclude(f"failed tests' output (sanitizer reports included): {final / OUTPUTS}")
     for line in timings.lines(recorded):
-        say(line)
-    say(f"total time {elapsed(started)}")
+        conclude(line)
+    conclude(f"total time {elapsed(started)}")
     unavailable = [n for n in impls if n not in available]
     if options.explicit and unavailable:
-        say("selected but unavailable: " + ", ".join(unavailable))
+        conclude("selected but unavailable: " + ", ".join(unavailable))
     if results is None:
         return EXIT_ENVIRONMENT, final
     return (EXIT_OK if known_failures.exit_decision(results) else EXIT_NONCONFORMING), final
 
 
+STREAM = "ctest.log"  # CTest's whole output
+OUTPUTS = "outputs"  # each failed test's output, sanitizer reports included
+
+
+def run_ctest_shown(options: RunOptions, build: BuildTree, available: list[str], junit: Path,
+                    env: dict[str, str], report: ReportDir, stream: str,
+                    known: list[known_failures.ex.Expectation], runtime: dict) -> None:
+    """CTest, its stream into the report directory; the console shows a progress line and
+    the unexpected results (the default), the stream itself (-v) or nothing (-q). The lines
+    name the files where they will be once the directory is published."""
+    shown = console.Progress("tests") if console.level() == console.NORMAL else None
+    run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args,
+              watch=LiveVerdicts(shown, report / stream, report / OUTPUTS, report.final / OUTPUTS,
+                                 read_index(build.index_path), known, options.sanitizer, runtime))
+
+
 def run_tests(options: RunOptions, build: BuildTree, available: list[str], seed: int,
-              scale: float, mutant_env: dict[str, str], report: ReportDir) -> None:
+              scale: float, mutant_env: dict[str, str], report: ReportDir,
+              known: list[known_failures.ex.Expectation], runtime: dict) -> None:
     """CTest over the available implementations into junit.xml; with --repeat N, N rounds
     with rotating seeds, joined by the soak report."""
     junit = report / "junit.xml"
@@ -151,13 +164,13 @@ def run_tests(options: RunOptions, build: BuildTree, available: list[str], seed:
             round_seed = (seed + n) & 0xFFFFFFFF
             say(f"   round {n + 1} of {options.repeat}: seed {round_seed}")
             path = report / f"junit-{n + 1}.xml"
-            run_ctest(build.dir, available, options.jobs, path,
-                      test_environment(scale, round_seed, mutant_env), options.ctest_args)
+            run_ctest_shown(options, build, available, path, test_environment(scale, round_seed, mutant_env),
+                            report, f"ctest-{n + 1}.log", known, runtime)
             rounds.append((round_seed, path))
         soak.write(rounds, junit, report / "soak.json")
     elif available:
         env = test_environment(scale, seed, mutant_env)
-        run_ctest(build.dir, available, options.jobs, junit, env, options.ctest_args)
+        run_ctest_shown(options, build, available, junit, env, report, STREAM, known, runtime)
 
 
 def command(args) -> int:
@@ -168,5 +181,6 @@ def command(args) -> int:
         jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
         std=std_definitions(args.std_include, args.std_flags, args.std_libs),
         expect=args.expect, update_expectations=args.update_expectations, shard=args.shard,
-        durations=args.durations, repeat=args.repeat))
+        durations=args.durations, repeat=args.repeat,
+        console=console.VERBOSE if args.verbose else console.QUIET if args.quiet else console.NORMAL))
     return code

@@ -6,6 +6,9 @@
   3. the std adapter validates a standard-library-style include tree, under TSan with the
      default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
      in C++20 mode, where the tree announces nothing, it says why it is unavailable;
+     under TSan with clang 22 + libc++, a tree that synchronizes through the C++ runtime
+     (std::call_once) is conforming with the instrumented libc++ (built here once, then
+     cached) and with the annotations, and not judged (INCONCLUSIVE) with neither;
   4. the reference on a slice of the battery, run whole and in 3 shards merged
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
@@ -21,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from driver import compilers, cxx_runtime, libcxx_build
 from driver.build import BuildTree, tree_dir
 from driver.commands.mutants import run_mutants
 from driver.commands.vendor_library import build_vendor_library
@@ -41,6 +45,15 @@ UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
 UNIT_TEST_PACKAGES = ["chromium", "python3-yaml", *PYTHON_PACKAGES]  # yaml: the CI examples' test
 STD_SELFTEST_ROOT = BUILD / "std-selftest"
 STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
+# The vendor tree whose setup synchronizes through the C++ runtime (std::call_once), searched
+# before STD_SELFTEST_INCLUDE (which gives it <version>).
+STD_SELFTEST_CALL_ONCE = ADAPTERS / "std" / "selftest" / "call_once"
+# Each TSan runtime case of the call_once tree: (--tsan-runtime, the verdict std must get).
+TSAN_RUNTIME_CASES = (("instrumented", "conforming"), ("annotated", "conforming"),
+                      ("plain", "not judged in this tier"))
+# Their slice: the <rcu> functions, whose concurrent tests make the tree's first
+# rcu_default_domain() calls from running threads (the race TSan must see or not judge).
+TSAN_RUNTIME_AREA = r"saferecl\.rcu\.domain\.func"
 # The slice of the battery the std self-test runs: the feature-test macros and API shape (what
 # a vendor build gets wrong first) and one runtime area of each header.
 STD_SELFTEST_AREAS = r"hazard\.pointer\.syn|rcu\.syn|saferecl\.hp\.holder\.mem|saferecl\.rcu\.domain\.func"
@@ -66,9 +79,11 @@ def unit_tests() -> bool:
     return result.returncode == 0
 
 
-def vendor_std_options(library: Path) -> dict[str, str]:
-    """The std adapter pointed at the vendor-style tree and its library (README's recipe)."""
-    return {"SAFERECL_STD_INCLUDE_DIRS": f"{STD_SELFTEST_INCLUDE};{ROOT / 'reference-impl' / 'include'}",
+def vendor_std_options(library: Path, *trees: Path) -> dict[str, str]:
+    """The std adapter pointed at the vendor-style tree (after `trees`, searched first) and its
+    library (README's recipe)."""
+    include = [*trees, STD_SELFTEST_INCLUDE, ROOT / "reference-impl" / "include"]
+    return {"SAFERECL_STD_INCLUDE_DIRS": ";".join(str(d) for d in include),
             "SAFERECL_STD_CXX_FLAGS": "",
             "SAFERECL_STD_LINK_LIBRARIES": f"{library};-pthread"}
 
@@ -111,6 +126,46 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
     say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
         f"{passed} tests passed ({report})")
     return mode is not None or std_unavailable_says_why(sanitizer, library)
+
+
+def self_test_tsan_runtimes(jobs: int, out_base: Path, seed: int | None) -> bool:
+    """Proves that a TSan verdict on libc++ rests only on evidence TSan could see.
+
+    The call_once vendor tree is correct, and synchronizes its setup only through
+    std::call_once (adapters/std/selftest/call_once). Through the std adapter, with clang 22
+    and libc++ under TSan: with the instrumented libc++ (./conformance runtime libc++, built
+    once, then cached) and with the link-time annotations it must be conforming with no race
+    report; with Debian's uninstrumented libc++ and no annotations, its races are
+    INCONCLUSIVE and it is not judged, never NOT conforming."""
+    compiler = "clang++-22"
+    stage("TSan runtimes: the instrumented libc++ (./conformance runtime libc++)")
+    toolchain = libcxx_build.toolchain_of(compilers.resolve(compiler).path)
+    libcxx_build.build_runtime(toolchain, "tsan", jobs, say)
+    ok = True
+    for wanted, verdict in TSAN_RUNTIME_CASES:
+        mode = cxx_runtime.choose(Request(stdlib="libc++"), "tsan", compiler, wanted)
+        stage(f"TSan runtimes: the call_once vendor tree, libc++ {wanted}")
+        library = build_vendor_library("tsan", jobs, compiler, mode)
+        if library is None:
+            say("   FAIL  the vendor library did not build")
+            return False
+        _, report = run_battery(RunOptions(
+            impls=["std"], explicit=True, sanitizer="tsan", seed=seed, jobs=jobs,
+            out_base=out_base / "tsan-runtime-self-test", ctest_args=["-R", rf"^std/{TSAN_RUNTIME_AREA}"],
+            build_root=STD_SELFTEST_ROOT / "tsan-runtimes", sources=rf"/{TSAN_RUNTIME_AREA}/",
+            std=vendor_std_options(library, STD_SELFTEST_CALL_ONCE), compiler=compiler, mode=mode))
+        results = json.loads((report / "results.json").read_text())
+        std = next(i for i in results["implementations"] if i["name"] == "std")
+        races = (report / "junit.xml").read_text(errors="replace").count("WARNING: ThreadSanitizer: data race")
+        counts = f"{std['counts']['PASS']} PASS, {std['inconclusive']} INCONCLUSIVE, {races} race reports"
+        judged_races = sum(t["verdict"] == protocol.VERDICT_FAIL and "ThreadSanitizer" in t["headline"]
+                           for t in results["tests"])
+        right = std["verdict"] == verdict and judged_races == 0 and (
+            races == 0 if verdict == "conforming" else std["inconclusive"] > 0)
+        ok = ok and right
+        say(f"   {'PASS' if right else 'FAIL'}  libc++ {wanted}: {std['verdict']} (expected {verdict}); "
+            f"{counts} ({report})")
+    return ok
 
 
 def std_unavailable_says_why(sanitizer: str, library: Path) -> bool:
@@ -195,6 +250,8 @@ def command(args) -> int:
         step(f"std adapter on the vendor tree with {compiler} and {stdlib} (optimized)",
              lambda c=compiler, l=stdlib: self_test_std_adapter(
                  "none", args.jobs, args.out, args.seed, compiler=c, mode=Request(stdlib=l)))
+    step("TSan on libc++: instrumented and annotated conforming, neither not judged (call_once vendor tree)",
+         lambda: self_test_tsan_runtimes(args.jobs, args.out, args.seed))
     step("3 shards merged equal one run (reference, release tier, a slice)",
          lambda: self_test_shards(args.jobs, args.out, args.seed))
     step("mutants: each catalogued bug killed, each conforming variant spared",

@@ -1,7 +1,7 @@
 """What the driver reads from a failed build: ninja's FAILED records, and the TEST_CASE each
 compiler error is charged to (the compile-time mutants' kills)."""
 
-from driver.build import charged_tests, parse_build_failures
+from driver.build import charged_tests, parse_build_failures, syntax_only
 
 SOURCE = "suite/saferecl.hp/saferecl.hp.holder/saferecl.hp.holder.general/class.compile.pass.cpp"
 CASES = [(12, "saferecl.hp.holder.general H20: not copyable"),
@@ -57,3 +57,16 @@ def test_failed_battery_sources_are_left_out_and_others_recorded():
 
 def test_a_source_of_an_implementation_not_built_is_not_left_out():
     assert not parse_build_failures(NINJA_LOG, ["reference"])[0]["exclude"]
+
+
+def test_a_failed_copy_without_failing_cases_leaves_out_its_whole_source():
+    rel = "saferecl.rcu/rcu_retire.pass.cpp"
+    log = [f"FAILED: suite/CMakeFiles/std.rcu.dir/pruned/std/{rel}.o", "clang++ -c x", "x: error: e"]
+    failure = parse_build_failures(log, ["std"])[0]
+    assert (failure["source"], failure["key"], failure["pruned"]) == (f"suite/{rel}", f"std|{rel}", True)
+
+
+def test_a_case_alone_is_checked_with_the_sources_own_command_line():
+    command = ["clang++", "-DX", "-MD", "-MT", "a.o", "-MF", "a.o.d", "-o", "a.o", "-c", "/s/a.cpp"]
+    assert syntax_only(command, "/s/a.cpp", "/p/a@9.cpp") == ["clang++", "-DX", "/p/a@9.cpp",
+                                                              "-fsyntax-only"]

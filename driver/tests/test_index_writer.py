@@ -165,3 +165,49 @@ def test_sources_regex_selects_the_defining_sources():
     assert sources_regex("mutants", ["H12"], tests) == r"^(a/x\.pass\.cpp)$"
     assert sources_regex("mutants", ["^mutants/saferecl\\.rcu"], tests) == r"^(b/y\.pass\.cpp)$"
     assert sources_regex("mutants", ["nothing"], tests) == "^$"
+
+
+TWO_CASES = textwrap.dedent('''\
+    #include "support/test.hpp"
+    namespace { struct helper { int braces = '{'; }; }
+
+    TEST_CASE("saferecl.rcu.domain.func/8 R38: copyable deleter" * doctest::test_suite("core.semantic")) {
+      const char* text = "}";  // }
+      CHECK(text[0] == 1'000);
+    }
+
+    TEST_CASE("saferecl.rcu.domain.func/8 R38: move-only deleter" * doctest::test_suite("core.semantic")) {
+      /* } */ if (true) { CHECK(true); }
+    }
+    ''')
+TWO_CASES_REL = "saferecl.rcu/rcu_retire.pass.cpp"
+
+
+def test_a_case_body_ends_at_its_own_closing_brace():
+    source = writer.scan_source(TWO_CASES_REL, TWO_CASES)
+    assert [(c.line, c.last_line) for c in source.cases] == [(4, 7), (9, 11)]
+
+
+def test_a_case_alone_keeps_every_line_number_and_the_original_file_name():
+    source = writer.scan_source(TWO_CASES_REL, TWO_CASES)
+    alone = writer.isolated_case(TWO_CASES, source, 9, Path("/s/x.cpp"))
+    lines = alone.split("\n")
+    assert lines[0] == '#line 1 "/s/x.cpp"'
+    assert lines[1:4] == TWO_CASES.split("\n")[:3]  # includes and helpers stay
+    assert lines[4:8] == [""] * 4  # the other case is blanked, line for line
+    assert lines[9:12] == TWO_CASES.split("\n")[8:11]
+
+
+def test_excluded_cases_are_not_built_and_their_source_is_built_without_them(tmp_path):
+    sources = {**SOURCES, TWO_CASES_REL: TWO_CASES}
+    rc, out = run_writer(tmp_path, sources, excluded=f"full|{TWO_CASES_REL}@9")
+    assert rc == 0
+    tests = by_id(out)
+    assert tests["full/saferecl.rcu.domain.func/8 R38: move-only deleter"]["status"] == "not-built"
+    assert tests["full/saferecl.rcu.domain.func/8 R38: copyable deleter"]["status"] == "built"
+    copy = out / "pruned" / "full" / TWO_CASES_REL
+    assert "move-only" not in copy.read_text() and "copyable" in copy.read_text()
+    executable = (out / "battery.cmake").read_text().split("saferecl_add_battery_executable(full rcu\n")[1]
+    executable = executable.split(")")[0]
+    assert str(copy) in executable and str(tmp_path / "suite" / TWO_CASES_REL) not in executable
+    assert "move-only" not in (out / "cases" / "full.rcu.txt").read_text()

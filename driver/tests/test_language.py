@@ -1,7 +1,7 @@
 """--std / --stdlib (driver/language.py): std-adapter flags that contradict the build's mode
 are rejected, a non-default mode gets build trees of its own, the mode resolves to the flag
-the compiler takes (the newest standard by default), and the TSan probe of the C++ runtime
-(driver/runtime_probe.py) tells Debian's uninstrumented libc++ from libstdc++."""
+the compiler takes (the newest standard by default). The C++ runtime's probe and the TSan
+runtime choice: driver/tests/test_cxx_runtime.py."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from driver import language, runtime_probe
+from driver import language
 from driver.build import BuildTree
 from driver.errors import EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.language import Request
 from driver.paths import ROOT
-from reports.facts import runtime_caveat
-from reports.model import Report
 
 
 @pytest.mark.parametrize("request_, flags, libs, expected", [
@@ -109,26 +107,6 @@ def test_debians_libcxx_packages_follow_the_clang_version(command):
     assert language.debian_packages(Request(stdlib="libc++"), command) == \
         [f"libc++-{version}-dev", f"libc++abi-{version}-dev"]
     assert language.debian_packages(Request(), command) == []
-
-
-def test_the_tsan_probe_tells_an_uninstrumented_libcxx_from_libstdcxx():
-    clang = shutil.which("clang++-22")
-    libcxx = language.resolve(Request("c++26", "libc++"), clang)
-    libstdcxx = language.resolve(Request("c++26", "libstdc++"), clang)
-    seen = runtime_probe.tsan_visibility(clang, libcxx.compile_flags(), libcxx.link_flags())
-    assert seen["instrumented"] is False and seen["racy_runs"] != "0 of 3" and "LLVM_USE_SANITIZER" in seen["remedy"]
-    assert runtime_probe.tsan_visibility(clang, libstdcxx.compile_flags(), libstdcxx.link_flags())["instrumented"] is True
-    assert runtime_probe.identify(clang, libcxx.compile_flags(), libcxx.link_flags()).startswith("libc++ ")
-    assert runtime_probe.identify(clang, libstdcxx.compile_flags(), libstdcxx.link_flags()).startswith("libstdc++ ")
-
-
-def test_the_report_warns_only_when_tsan_cannot_see_the_runtime():
-    blind = {"library": "libc++ 220108", "instrumented": False, "racy_runs": "3 of 3",
-             "affected": runtime_probe.AFFECTED, "remedy": runtime_probe.REMEDY}
-    assert "not instrumented" in runtime_caveat(Report(run={"cxx_runtime": blind}))
-    assert runtime_caveat(Report(run={"cxx_runtime": {"library": "libstdc++ 1", "instrumented": True}})) is None
-    assert runtime_caveat(Report(run={"cxx_runtime": {"library": "libc++ 1"}})) is None  # asan/none tiers
-    assert runtime_caveat(Report(run={})) is None
 
 
 def test_sanitizer_reports_name_the_symbolizer(monkeypatch):

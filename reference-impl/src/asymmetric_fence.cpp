@@ -41,7 +41,7 @@ void heavy_fence() noexcept {
   if (current_fence_mode() == fence_mode::asymmetric)
     (void)sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
   else
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
 }
 
 }  // namespace saferecl::detail

@@ -54,8 +54,12 @@ thread_local constinit bool t_has_own_block = false;
 
 using node_access = hazard_node_access;
 
+// The retired count at which a thread (or the shared list) runs a reclamation pass.
+// NB-H10 (conforming): 4 x the records plus a floor of 16,384, a design that trades memory
+// for fewer passes; what stays outstanding is still bounded by the record count.
 std::ptrdiff_t current_threshold() noexcept {
   auto r = static_cast<std::ptrdiff_t>(g_registry.records.load(std::memory_order_relaxed));
+  if (SAFERECL_MUTANT("NB-H10")) return 4 * r + 16'384;
   return std::max(kHazardMinThreshold, 2 * r);
 }
 
@@ -113,6 +117,23 @@ void release_chain(hazard_record* chain) noexcept {
   }
 }
 
+// Publishes a new block at the head of the registry's list, where every reclamation pass
+// reads hazards from. Blocks are only ever added, by a CAS: threads growing the registry at
+// once must each see the other's block as their `next`.
+void link_block(hazard_block* block) noexcept {
+  hazard_block* head = g_registry.head.load(std::memory_order_relaxed);
+  if (SAFERECL_MUTANT("MH-61")) {  // a load and a store: a block linked meanwhile is lost
+    block->next = head;
+    SAFERECL_MUTANT_WIDEN_WINDOW();
+    g_registry.head.store(block, std::memory_order_release);
+    return;
+  }
+  do {
+    block->next = head;
+  } while (!g_registry.head.compare_exchange_weak(head, block, std::memory_order_release,
+                                                  std::memory_order_relaxed));
+}
+
 // Allocates and publishes a block of max(kBlockRecords, take) records, the first `take` of
 // which are returned (chained) already owned by the caller. Throws bad_alloc.
 hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlockRecords) {
@@ -134,11 +155,7 @@ hazard_record* allocate_block(std::size_t take, std::size_t min_records = kBlock
       chain = r;
     }
   }
-  hazard_block* head = g_registry.head.load(std::memory_order_relaxed);
-  do {
-    block->next = head;
-  } while (!g_registry.head.compare_exchange_weak(head, block, std::memory_order_release,
-                                                  std::memory_order_relaxed));
+  link_block(block);
   g_registry.records.fetch_add(n, std::memory_order_relaxed);
   if (n > take)
     g_registry.free.fetch_add(static_cast<std::ptrdiff_t>(n - take), std::memory_order_relaxed);
@@ -254,25 +271,16 @@ hazard_retired_node* take_shared() noexcept {
 // Reclamation pass
 // ---------------------------------------------------------------------------------------
 
-// Under TSan the fence provides the real StoreLoad ordering only; every happens-before edge
-// TSan needs comes from seq_cst/acquire/release operations, so gcc's -Wtsan ("fences are not
-// modelled") does not apply here.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wtsan"
-#endif
+// Under TSan the StoreLoad ordering is only the hardware's (full_fence() there is no fence:
+// see asymmetric_fence.hpp); every happens-before edge TSan needs comes from
+// seq_cst/acquire/release operations.
 void fence_before_scan() noexcept {
   if (SAFERECL_MUTANT("MH-03")) return;  // and relaxed loads in load_hazard
-  if constexpr (kTsanBuild)
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  else if (SAFERECL_MUTANT("MH-02"))  // the reader's half of the asymmetric pair is gone too
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (kTsanBuild || SAFERECL_MUTANT("MH-02"))  // MH-02: the reader's half is gone too
+    full_fence();
   else
     heavy_fence();
 }
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic pop
-#endif
 
 struct scan_mode {
   bool relaxed = SAFERECL_MUTANT("MH-03");
@@ -528,6 +536,15 @@ bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
 
 // Hand the cache and the retired list of `t` back to the shared domain.
 void hand_back(hazard_thread_state& t) noexcept {
+  if (SAFERECL_MUTANT("MH-60")) {
+    // MH-60: the whole cache array goes back, not its filled prefix: a slot above `cached`
+    // still names a record taken out since, perhaps one a live hazard pointer owns. A
+    // thread that only ever refilled its cache has no such slot; one that reused has.
+    for (hazard_ref& slot : t.cache)
+      if (static_cast<std::uintptr_t>(slot) != 0)
+        release_to_pool(hazard_rec(std::exchange(slot, hazard_ref{})));
+    t.cached = 0;
+  }
   while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;

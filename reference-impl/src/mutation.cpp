@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 namespace saferecl::detail {
 namespace {
@@ -17,9 +18,20 @@ std::string_view active_mutant() noexcept {
   return active;
 }
 
+// A mutant of a conforming variant is that variant with one more bug: it switches both on.
+constexpr std::pair<std::string_view, std::string_view> kBuiltOnVariant[] = {
+    {"MR-70", "NB-R20"},  // the fence-synchronized RCU without the grace period's acquire fence
+};
+
 }  // namespace
 
-bool mutant_active(const char* id) noexcept { return active_mutant() == id; }
+bool mutant_active(const char* id) noexcept {
+  const std::string_view active = active_mutant();
+  if (active == id) return true;
+  for (const auto& [mutant, variant] : kBuiltOnVariant)
+    if (active == mutant && variant == id) return true;
+  return false;
+}
 
 void mutant_widen_window() noexcept {
   if (active_mutant().empty()) return;

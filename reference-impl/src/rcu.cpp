@@ -10,9 +10,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <thread>
 
 namespace saferecl {
@@ -129,6 +131,7 @@ struct rcu_state {
   u64 enq_count = 0;    // evaluations ever queued (next sequence number)
   u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
   inflight_ticket* inflight = nullptr;
+  u64 finished_count = 0;  // evaluations ever finished by executors (read by MR-61 only)
   u32 barrier_waiters = 0;
   bool torn_down = false;                   // MR-25 only
   std::atomic<u64> head_snap{~u64{0}};      // snap of the queue head (for the ready hint)
@@ -156,6 +159,17 @@ void registry_link(rcu_reader_tls* r) noexcept {  // reg_lock held
   g.registry = r;
 }
 
+// MR-39: a first lock links its record without the registry lock; between its read of the
+// head and its store, another thread's record linked meanwhile is lost.
+void registry_link_unlocked(rcu_reader_tls* r) noexcept {
+  rcu_reader_tls* head = g.registry;
+  r->prev = nullptr;
+  r->next = head;
+  SAFERECL_MUTANT_WIDEN_WINDOW();
+  if (head) head->prev = r;
+  g.registry = r;
+}
+
 // pthread key destructor: glibc runs these after every C++ thread_local destructor, and
 // before the thread's static TLS (which holds the record) is released.
 void thread_exit(void* p) noexcept {
@@ -166,7 +180,9 @@ void thread_exit(void* p) noexcept {
     z->ctr.store(acc::gp_ctr(rcu_default_domain()).load(std::memory_order_relaxed));
     registry_link(z);
   }
-  registry_unlink(r);
+  // MR-63: the record stays linked, marked quiescent below, to be skipped by scans; but its
+  // static TLS is the next thread's, whose start re-initializes the links the list runs through.
+  if (!SAFERECL_MUTANT("MR-63")) registry_unlink(r);
   g.reg_lock.unlock();
   // Not in a region unless the thread exits inside one (UB); a later lock() registers again.
   r->ctr.store(kRcuUnregistered, std::memory_order_relaxed);
@@ -238,16 +254,21 @@ inline u64 narrow_view(u64 c) noexcept {
 }
 
 bool any_blocking_reader(u64 cur, bool lock_held) noexcept {
-  const std::memory_order order =
-      SAFERECL_MUTANT("MR-08") ? std::memory_order_relaxed : kScanLoad;  // MR-08: no acquire
+  const bool by_fence = SAFERECL_MUTANT("NB-R20");  // conforming: relaxed scan between fences
+  const std::memory_order order = SAFERECL_MUTANT("MR-08") || by_fence
+                                      ? std::memory_order_relaxed  // MR-08: no acquire
+                                      : kScanLoad;
   bool blocking = false;
   if (!lock_held) g.reg_lock.lock();
+  if (by_fence) std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with the reader's
   for (rcu_reader_tls* p = g.registry; p; p = p->next) {
     u64 c = p->ctr.load(order);
     if (SAFERECL_MUTANT("MR-05")) c = narrow_view(c);
     if ((c & kRcuDepthMask) == 0 && !SAFERECL_MUTANT("MR-35")) continue;  // MR-35: idle = phase 0
     if (((c ^ cur) & kRcuPhaseBit) != 0 || SAFERECL_MUTANT("MR-23")) { blocking = true; break; }
   }
+  if (by_fence && !SAFERECL_MUTANT("MR-70"))  // MR-70: the acquire half of the pair is gone
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!lock_held) g.reg_lock.unlock();
   return blocking;
 }
@@ -308,8 +329,18 @@ bool flip_phase(rcu_domain& d, bool may_wait) noexcept {
   return true;
 }
 
+// NB-R30 (conforming): a grace period flips the phase four times, not twice, waiting after
+// each flip for the readers of the phase before it, as designs with more than two reader
+// phases (or counter-based ones that flip until a round finds no reader) do.
+constexpr int kExtraFlips = 2;
+
 void finish_grace_period(rcu_domain& d) noexcept {
   wait_for_readers(d);  // readers of the old phase
+  for (int i = 0; SAFERECL_MUTANT("NB-R30") && i < kExtraFlips; ++i) {
+    std::atomic<u64>& word = acc::gp_ctr(d);
+    word.store(word.load(std::memory_order_relaxed) ^ kRcuPhaseBit, std::memory_order_seq_cst);
+    wait_for_readers(d);
+  }
   const u64 done = g.gp_seq.load(std::memory_order_relaxed) + 1;
   if (SAFERECL_MUTANT("MR-36"))  // "guarded by gp_lock": a plain store, read outside the lock
     *reinterpret_cast<volatile u64*>(&g.gp_seq) = done;
@@ -371,7 +402,7 @@ void drive_until(rcu_domain& d, u64 target) noexcept {
       release_gp_lock();
       continue;
     }
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // the failed try_lock, then gp_seq
+    full_fence();  // the failed try_lock, then gp_seq
     if (g.gp_seq.load(std::memory_order_acquire) < target) futex_wait(g.gp_turns, seen);
     g.gp_turn_waiters.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -411,6 +442,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
 
   const bool outer = t_in_executor;
   t_in_executor = true;
+  const u64 batch = n;
   for (rcu_cb_node* p = first; n-- > 0;) {
     rcu_cb_node* nx = p->next;  // p is gone after invoke
     p->invoke(p);
@@ -419,6 +451,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   t_in_executor = outer;
 
   if (!hold) g.cb_lock.lock();
+  g.finished_count += batch;
   if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
   if (t.next) t.next->prev = t.prev;
   const bool wake = g.barrier_waiters != 0;
@@ -459,13 +492,39 @@ std::atomic<bool> g_worker_stop{false};
 std::atomic<pid_t> g_worker_pid{0};
 pthread_t g_worker_thread;
 
+// NB-R10 only: how many rcu_barrier callers wait for the worker; while any does, the lazy
+// worker stops batching.
+std::atomic<int> g_worker_hurry{0};
+struct worker_hurry {
+  worker_hurry() noexcept { g_worker_hurry.fetch_add(1, std::memory_order_acq_rel); }
+  ~worker_hurry() { g_worker_hurry.fetch_sub(1, std::memory_order_acq_rel); }
+  worker_hurry(const worker_hurry&) = delete;
+  worker_hurry& operator=(const worker_hurry&) = delete;
+};
+
+// NB-R10 (conforming): the worker batches lazily. Once callbacks are pending it lets more
+// arrive for up to 50 ms before it drives a grace period and runs the ready ones, as a
+// power-saving callback thread does; a waiting rcu_barrier cuts the delay short.
+// Timed by the clock, not by counting sleeps: under load a 1 ms sleep takes far longer.
+void lazy_batch_delay() noexcept {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  while (std::chrono::steady_clock::now() < until) {
+    if (g_worker_hurry.load(std::memory_order_acquire) != 0 ||
+        g_worker_stop.load(std::memory_order_acquire))
+      return;
+    ::usleep(1000);
+  }
+}
+
 void* callback_worker_main(void*) {
   rcu_domain& d = rcu_default_domain();
   while (!g_worker_stop.load(std::memory_order_acquire)) {
-    if (pending_count() != 0)
+    if (pending_count() != 0) {
+      if (SAFERECL_MUTANT("NB-R10")) lazy_batch_delay();
       drive_and_run(d);
-    else
+    } else {
       ::usleep(200);
+    }
   }
   return nullptr;
 }
@@ -477,15 +536,22 @@ void stop_callback_worker() noexcept {
   g_worker_pid.store(0);
 }
 
+// NB-R10 only: this process is a forked child, which gets no callback thread (its callers
+// run deleters themselves, as after exit): no thread is started after a fork.
+std::atomic<bool> g_worker_forked{false};
+
 void callback_worker_fork_child() noexcept {
   g_worker_started.store(false);
   g_worker_stop.store(false);
   g_worker_pid.store(0);
+  g_worker_forked.store(true);
 }
 
-// NB-R4 only: true while the worker runs deleters (started here on first use).
+// NB-R4 and NB-R10 only: true while the worker runs deleters (started here on first use).
 bool callback_worker_runs() noexcept {
-  if (!SAFERECL_MUTANT("NB-R4")) return false;
+  const bool lazy = SAFERECL_MUTANT("NB-R10");
+  if (!SAFERECL_MUTANT("NB-R4") && !lazy) return false;
+  if (lazy && g_worker_forked.load(std::memory_order_relaxed)) return false;
   if (g_worker_started.load(std::memory_order_acquire))
     return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
   bool expected = false;
@@ -514,10 +580,13 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
   if (c == kRcuUnregistered) {  // the thread's first region: link its record
     ensure_init();              // decides the fence mode first
     if (SAFERECL_MUTANT("MR-34")) mutant_allocate(sizeof(rcu_reader_tls));  // heap record
-    const bool locked = !SAFERECL_MUTANT("MR-39");  // MR-39: linked without the registry lock
-    if (locked) g.reg_lock.lock();
-    registry_link(&tls_rcu_reader);
-    if (locked) g.reg_lock.unlock();
+    if (SAFERECL_MUTANT("MR-39")) {
+      registry_link_unlocked(&tls_rcu_reader);
+    } else {
+      g.reg_lock.lock();
+      registry_link(&tls_rcu_reader);
+      g.reg_lock.unlock();
+    }
     if (g_exit_key_ok) (void)::pthread_setspecific(g_exit_key, &tls_rcu_reader);
     c = g_symmetric ? kRcuSymmetricIdle : 0;
     w.store(c, std::memory_order_relaxed);
@@ -528,7 +597,7 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
     const u64 g_word = acc::gp_ctr(d).load(std::memory_order_relaxed);
     SAFERECL_MUTANT_WIDEN_WINDOW();
     w.store(g_word | kRcuSpecialBit, kRcuPublish);
-    if (!SAFERECL_MUTANT("MR-07")) std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!SAFERECL_MUTANT("MR-07")) full_fence();
   } else {  // symmetric mode, nested
     w.store(c + 1, kRcuPublish);
   }
@@ -550,7 +619,7 @@ void rcu_unlock_slow(rcu_domain& d) noexcept {
 void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
   const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
   tls_rcu_reader.ctr.store(c & kRcuSpecialBit, kRcuPublish);  // 0, or the symmetric idle word
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // symmetric mode's light fence (d)
+  full_fence();  // symmetric mode's light fence (d)
   if ((c & kRcuOwesBit) != 0 && !t_in_executor && pending_count() >= kRcuRetireThreshold) {
     rcu_unlock_slow(d);  // wake a sleeping grace period first: it may be waiting for us
     drive_and_run(d);    // the drive this thread owes since it retired inside its region
@@ -629,11 +698,13 @@ void rcu_barrier(rcu_domain& d) noexcept {
   g.cb_lock.lock();
   const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
   const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
+  std::optional<detail::worker_hurry> hurry;
   for (;;) {  // cb_lock held at the top of each round
     if (g.taken_count < target) {  // some are still queued: make them runnable, run them
       g.cb_lock.unlock();
       detail::drive_until(d, target_snap);
-      if (detail::callback_worker_runs()) {  // NB-R4: the worker runs them; poll for it
+      if (detail::callback_worker_runs()) {  // NB-R4, NB-R10: the worker runs them; poll
+        if (!hurry) hurry.emplace();  // NB-R10: a barrier waits, stop batching
         ::usleep(100);
         g.cb_lock.lock();
         continue;
@@ -646,7 +717,9 @@ void rcu_barrier(rcu_domain& d) noexcept {
       continue;
     }
     bool older_inflight = false;
-    if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations that others are running
+    if (SAFERECL_MUTANT("MR-61")) {  // MR-61: waits for a count of finished evaluations, so
+      older_inflight = g.finished_count < target;  // later ones finishing elsewhere count
+    } else if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations others are running
       for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
         if (t->lo < target) { older_inflight = true; break; }
     }

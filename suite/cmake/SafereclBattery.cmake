@@ -24,6 +24,9 @@
 #
 # Sources that fail to compile for an implementation are reported by the driver and left
 # out on a second build (SAFERECL_EXCLUDED_SOURCES), so the rest of the battery still runs.
+# When some of a source's cases compile on their own and others do not, only those are left
+# out ("<impl>|<source>@<line of the TEST_CASE>"): the executable is built from a copy of the
+# source without them (<build>/suite/pruned/<impl>/<source>, written by index_tests.py).
 
 set(SAFERECL_TEST_TIMEOUT 300 CACHE STRING
     "CTest TIMEOUT in seconds of one test case (stress tests get three times as much)")
@@ -35,7 +38,7 @@ set(SAFERECL_SOURCES "" CACHE STRING
 # not compile, so that each source gets its own compiler message (NOT BUILT).
 option(SAFERECL_PRECOMPILED_HEADER "Precompile support/test.hpp once per battery executable" ON)
 set(SAFERECL_EXCLUDED_SOURCES "" CACHE STRING
-    "<impl>|<suite-relative source> entries left out because they do not compile (set by ./conformance)")
+    "<impl>|<suite-relative source>[@<line>] entries left out because they do not compile (set by ./conformance)")
 
 set(SAFERECL_SUITE_DIR ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(SAFERECL_SUITE_DIR ${SAFERECL_SUITE_DIR} ABSOLUTE)
@@ -66,7 +69,8 @@ function(saferecl_add_batteries)
     COMMAND ${Python3_EXECUTABLE} ${SAFERECL_SUITE_DIR}/cmake/index_tests.py
             --suite-dir ${SAFERECL_SUITE_DIR} --sources ${out}/sources.txt --out-dir ${out}
             --known-capabilities ${known} --test-timeout ${SAFERECL_TEST_TIMEOUT}
-            "--excluded=${excluded}" ${impl_args}
+            "--excluded=${excluded}" --pruned-dir ${CMAKE_CURRENT_BINARY_DIR}/pruned
+            ${impl_args}
     RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "indexing the battery's sources failed (index_tests.py, message above)")

@@ -18,6 +18,11 @@ each available implementation; it writes, into <build>/saferecl/:
                  the executable's own listing against it at CTest time and fails loudly when
                  they differ (a TEST_CASE this parser missed, or a stale build).
 
+and, into --pruned-dir, a copy of each source some of whose cases do not compile against an
+implementation (the driver found them: `--excluded` "<impl>|<source>@<line>" entries), with
+those cases blanked out, so that one test that does not compile costs only itself.
+`isolated_case()` gives the driver the copy with one case alone, to find them.
+
 The conventions themselves are described in suite/README.md and SafereclBattery.cmake. A
 source that breaks them (an unknown capability or tier, a compile-fail file without its
 TEST line) stops the configuration with a message naming the file.
@@ -68,6 +73,7 @@ class Case:
     suite: str  # the doctest test_suite, "<tier>.<kind>"; "" for compile-fail tests
     tier: str
     kind: str
+    last_line: int = 0  # the line of the TEST_CASE body's closing brace (0: compile-fail)
 
 
 @dataclass
@@ -120,6 +126,41 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+def _closing_brace(text: str, opening: int) -> int:
+    """The offset of the brace that closes the one at `opening`, skipping comments and
+    string and character literals (a ' after a digit is a digit separator); -1 if none."""
+    depth, i, n = 0, opening, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return -1
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            if i < 0:
+                return -1
+            i += 1
+        elif c == 'R' and text.startswith('R"', i) and not (text[i - 1].isalnum() or text[i - 1] == "_"):
+            delimiter = text[i + 2:text.find("(", i)]
+            i = text.find(")" + delimiter + '"', i)
+            if i < 0:
+                return -1
+            i += len(delimiter) + 1
+        elif c == '"' or (c == "'" and not text[i - 1].isdigit()):
+            i += 1
+            while i < n and text[i] != c:
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
 def scan_source(rel: str, text: str, known_capabilities: list[str] | None = None) -> Source:
     """Reads one suite source's directives and tests. `known_capabilities`, when given,
     validates REQUIRES."""
@@ -157,9 +198,30 @@ def scan_source(rel: str, text: str, known_capabilities: list[str] | None = None
         body = text.find("{", pos)
         suite = _TEST_SUITE.search(text, pos, body if body >= 0 else len(text))
         suite_name = suite[1] if suite else ""
+        end = _closing_brace(text, body) if body >= 0 else -1
+        if end < 0:
+            raise SuiteError(f"suite/{rel}:{_line_of(text, m.start())}: the body of this TEST_CASE "
+                             "has no closing brace")
         source.cases.append(Case("".join(parts), _line_of(text, m.start()), suite_name,
-                                 *_split_suite(suite_name)))
+                                 *_split_suite(suite_name), last_line=_line_of(text, end)))
     return source
+
+
+def without_cases(text: str, source: Source, dropped: set[int], origin: Path) -> str:
+    """`text` of `source` with the cases that start on the `dropped` lines blanked out, line
+    for line, behind a #line directive naming `origin`: the compiler's messages and doctest's
+    file and line names stay the original source's."""
+    lines = text.split("\n")
+    for case in source.cases:
+        if case.line in dropped:
+            for number in range(case.line, case.last_line + 1):
+                lines[number - 1] = ""
+    return f'#line 1 "{origin}"\n' + "\n".join(lines)
+
+
+def isolated_case(text: str, source: Source, line: int, origin: Path) -> str:
+    """`text` with only the case starting on `line` left (see without_cases)."""
+    return without_cases(text, source, {c.line for c in source.cases if c.line != line}, origin)
 
 
 def name_parts(name: str) -> tuple[str, str, list[str]]:
@@ -187,8 +249,9 @@ def timeout_of(case: Case, test_timeout: int) -> int:
 def index_entries(sources: list[Source], impls: list[Implementation], excluded: set[str],
                   test_timeout: int) -> list[dict]:
     """The index: every test of every source, for every implementation. `excluded` holds
-    "<impl>|<rel>" for the sources the driver found not to compile against <impl>;
-    `test_timeout` is SAFERECL_TEST_TIMEOUT."""
+    "<impl>|<rel>" for the sources the driver found not to compile against <impl>, and
+    "<impl>|<rel>@<line>" for the cases (by their TEST_CASE line) that do not compile on their
+    own; `test_timeout` is SAFERECL_TEST_TIMEOUT."""
     entries = []
     for impl in impls:
         for source in sources:
@@ -206,6 +269,12 @@ def index_entries(sources: list[Source], impls: list[Implementation], excluded: 
             else:
                 continue  # neither a test nor a compile-fail file: nothing to run
             for case in source.cases:
+                if status == "built" and f"{impl.name}|{source.rel}@{case.line}" in excluded:
+                    case_status = "not-built"
+                    case_reason = (f"does not compile against {impl.name} (this test alone; "
+                                   "the other tests of its source were built)")
+                else:
+                    case_status, case_reason = status, reason
                 stable, paragraph, rows = name_parts(case.name)
                 entries.append({
                     "id": f"{impl.name}/{case.name}",
@@ -223,8 +292,8 @@ def index_entries(sources: list[Source], impls: list[Implementation], excluded: 
                     "line": case.line,
                     "capabilities": needed,
                     "executable": executable,
-                    "status": status,
-                    "reason": reason,
+                    "status": case_status,
+                    "reason": case_reason,
                     "timeout": timeout_of(case, test_timeout),
                 })
     return entries
@@ -243,10 +312,12 @@ def _case_key(suite: str, name: str) -> str:
 
 
 def battery_fragment(entries: list[dict], suite_dir: Path, read: list[Path],
-                     alone: list[str]) -> str:
+                     alone: list[str], pruned: dict[tuple[str, str], Path] | None = None) -> str:
     """battery.cmake: the executables with their sources, and the compile-fail tests.
     `alone` are the sources (relative to suite/) that see their FIRST-INCLUDE before
-    anything else, so without the precompiled header."""
+    anything else, so without the precompiled header. `pruned` maps (implementation, source
+    relative to suite/) to the copy built instead, without the cases that do not compile."""
+    pruned = pruned or {}
     lines = ["# Generated by suite/cmake/index_tests.py from the suite's sources (do not edit).",
              "set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS"]
     lines += [f"  {_cmake_quote(str(p))}" for p in read]
@@ -261,15 +332,46 @@ def battery_fragment(entries: list[dict], suite_dir: Path, read: list[Path],
             rel = e["source"].removeprefix("suite/")
             lines.append(f"saferecl_add_compile_fail_test({e['implementation']} {_cmake_quote(rel)} "
                          f"{_cmake_quote(e['name'])} {e['tier']} {e['timeout']})")
+    def path(impl: str, rel: str) -> Path:
+        return pruned.get((impl, rel), suite_dir / rel)
+
     for (impl, group), sources in executables.items():
         lines.append(f"saferecl_add_battery_executable({impl} {group}")
-        lines += [f"  {_cmake_quote(str(suite_dir / s.removeprefix('suite/')))}" for s in sources]
+        lines += [f"  {_cmake_quote(str(path(impl, s.removeprefix('suite/'))))}" for s in sources]
         lines.append(")")
-    if alone:
+    alone_paths = [suite_dir / rel for rel in alone]
+    alone_paths += [copy for (_, rel), copy in pruned.items() if rel in alone]
+    if alone_paths:
         lines.append("set_source_files_properties(")
-        lines += [f"  {_cmake_quote(str(suite_dir / rel))}" for rel in alone]
+        lines += [f"  {_cmake_quote(str(p))}" for p in alone_paths]
         lines.append("  PROPERTIES SKIP_PRECOMPILE_HEADERS ON)")
     return "\n".join(lines) + "\n"
+
+
+def write_pruned_copies(sources: list[Source], entries: list[dict], excluded: set[str],
+                        suite_dir: Path, pruned_dir: Path) -> dict[tuple[str, str], Path]:
+    """Writes <pruned_dir>/<impl>/<source> for each built source with excluded cases (see
+    without_cases); returns where each went. A copy is rewritten only when it changes, so
+    that a reconfiguration does not rebuild it."""
+    built = {(e["implementation"], e["source"].removeprefix("suite/")) for e in entries
+             if e["status"] == "built"}
+    by_rel = {s.rel: s for s in sources}
+    pruned: dict[tuple[str, str], Path] = {}
+    for key in sorted(excluded):
+        impl, _, rest = key.partition("|")
+        rel, at, line = rest.rpartition("@")
+        if not at or (impl, rel) not in built or rel not in by_rel:
+            continue
+        pruned.setdefault((impl, rel), pruned_dir / impl / rel)
+    for (impl, rel), copy in pruned.items():
+        dropped = {int(e.rpartition("@")[2]) for e in excluded
+                   if e.startswith(f"{impl}|{rel}@")}
+        origin = suite_dir / rel
+        text = without_cases(origin.read_text(errors="replace"), by_rel[rel], dropped, origin)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if not copy.exists() or copy.read_text(errors="replace") != text:
+            copy.write_text(text)
+    return pruned
 
 
 def expected_cases(entries: list[dict]) -> dict[str, str]:
@@ -291,7 +393,10 @@ def main(argv: list[str]) -> int:
                         help="an available implementation and its capabilities (repeatable)")
     parser.add_argument("--known-capabilities", required=True, help="comma-separated")
     parser.add_argument("--test-timeout", type=int, required=True, help="SAFERECL_TEST_TIMEOUT")
-    parser.add_argument("--excluded", default="", help="comma-separated <impl>|<source> entries")
+    parser.add_argument("--excluded", default="",
+                        help="comma-separated <impl>|<source> and <impl>|<source>@<line> entries")
+    parser.add_argument("--pruned-dir", type=Path,
+                        help="where the copies of sources without their excluded cases go")
     args = parser.parse_args(argv)
 
     known = [c for c in args.known_capabilities.split(",") if c]
@@ -306,8 +411,10 @@ def main(argv: list[str]) -> int:
     except SuiteError as e:
         print(f"index_tests.py: {e}", file=sys.stderr)
         return 1
-    entries = index_entries(sources, impls, {e for e in args.excluded.split(",") if e},
-                            args.test_timeout)
+    excluded = {e for e in args.excluded.split(",") if e}
+    entries = index_entries(sources, impls, excluded, args.test_timeout)
+    pruned = write_pruned_copies(sources, entries, excluded, args.suite_dir,
+                                 args.pruned_dir or args.out_dir / "pruned")
 
     out = args.out_dir
     (out / "cases").mkdir(parents=True, exist_ok=True)
@@ -317,7 +424,7 @@ def main(argv: list[str]) -> int:
         (out / "cases" / f"{exe}.txt").write_text(text + "\n")
     read = [args.suite_dir / rel for rel in rels] + [Path(__file__).resolve()]
     alone = [s.rel for s in sources if s.first_include and s.doctest]
-    (out / "battery.cmake").write_text(battery_fragment(entries, args.suite_dir, read, alone))
+    (out / "battery.cmake").write_text(battery_fragment(entries, args.suite_dir, read, alone, pruned))
     (out / "index.json").write_text(json.dumps({"schema": SCHEMA, "tests": entries}, indent=1) + "\n")
     return 0
 

@@ -11,13 +11,18 @@
 //    payload is never poisoned); no object is reclaimed twice; no more objects are
 //    reclaimed than were retired.
 //  - qoi ([saferecl.hp.general]/7, H9): retired-but-unreclaimed objects, sampled every
-//    millisecond, never exceed half of what was retired so far (or kOutstandingFloor,
-//    whichever is larger): no reclamation credit leaks; and once far more objects were
-//    retired than known implementations keep pending, some have been reclaimed. Both
-//    are qoi: the standard's bound exists but its value is the implementation's (an
-//    absolute cap, or "some reclaimed after 20,000", would judge a threshold, not a bug).
+//    millisecond, never exceed what the wording lets an implementation keep: a multiple
+//    of the live hazard pointers plus a constant, per retiring thread and once more for
+//    the domain ((workers + 1) x (kPerHazardPointer x hazard pointers + kPerRetirer)).
+//    Not a share of what was retired: a conforming domain whose threshold is 4 x its
+//    records plus 16,384 (NB-H10) kept 60,307 of 60,353 retired early in a run, bounded
+//    all the same. So no reclamation credit leaks, and a domain that reclaims nothing
+//    fails once more was retired than the bound. qoi: the bound's value is the
+//    implementation's; this one is generous (folly, libc++ and the reference keep
+//    max(1000, 2 x hazard pointers) per thread).
 //
-// Knobs: 2 s (core) / 1 s (qoi) x scale; 4 workers (x sqrt(scale)); 64 slots; 3 pins.
+// Knobs: 2 s (core) / 1 s (qoi) x scale; 4 workers (x sqrt(scale)); 64 slots; 3 pins;
+// 64 per hazard pointer, 32,768 per retiring thread (twice NB-H10's floor).
 #include "support/stress_harness.hpp"
 #include "support/stress_objects.hpp"
 #include "support/test.hpp"
@@ -39,16 +44,16 @@ struct object : payload, sut::hazard_pointer_obj_base<object<Case>, poison<objec
 
 constexpr std::size_t kSlots = 64;
 constexpr std::size_t kPins = 3;
-// Far above every known threshold (max(1000, 2 x hazard pointers) per thread in folly,
-// libc++ and the reference, a few thousand in all here): the aggregate checks apply only
-// beyond it.
-constexpr std::uint64_t kFarAboveAnyBound = 20'000;
-// Below this many outstanding, nothing is judged (one pass threshold per worker, and more).
-constexpr std::int64_t kOutstandingFloor = 50'000;
+// The outstanding objects allowed for each live hazard pointer, and for each retiring
+// thread (and the domain) regardless: (workers + 1) x (the first x hazard pointers + the
+// second). Records may outnumber hazard pointers (blocks, caches), hence the multiple.
+constexpr std::int64_t kPerHazardPointer = 64;
+constexpr std::int64_t kPerRetirer = 32'768;
 
 struct outcome {
   std::uint64_t retired = 0;
   std::uint64_t reclaimed = 0;
+  std::int64_t allowed = 0;         // the bound on outstanding objects
   std::int64_t max_outstanding = 0;
   std::int64_t worst_excess = 0;    // the most a sample exceeded the bound by (0: never)
   std::int64_t worst_retired = 0;   // retired at that sample
@@ -60,8 +65,12 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   using node = object<Case>;
   const std::size_t workers = threads(4);
   const auto duration = scaled(base);
+  const auto hazard_pointers = static_cast<std::int64_t>(workers * kPins);
+  const std::int64_t allowed =
+      static_cast<std::int64_t>(workers + 1) * (kPerHazardPointer * hazard_pointers + kPerRetirer);
   print_config(name, {{"workers", str(workers)}, {"slots", str(kSlots)},
-                      {"pins", str(kPins)}, {"duration_ms", str(duration.count())}});
+                      {"pins", str(kPins)}, {"outstanding_bound", std::to_string(allowed)},
+                      {"duration_ms", str(duration.count())}});
 
   std::array<std::atomic<node*>, kSlots> slots;
   for (std::size_t i = 0; i < kSlots; ++i) slots[i].store(new node(i), std::memory_order_relaxed);
@@ -110,7 +119,6 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
       const auto retired_now = static_cast<std::int64_t>(retired_so_far());
       const auto outstanding = retired_now - reclaimed;
       if (outstanding > max_outstanding.load()) max_outstanding.store(outstanding);
-      const auto allowed = std::max(kOutstandingFloor, retired_now / 2);
       if (outstanding - allowed > worst_excess.load()) {
         worst_excess.store(outstanding - allowed);
         worst_retired.store(retired_now);
@@ -123,6 +131,7 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   t.join(group);
   outcome o;
   o.retired = retired_so_far();
+  o.allowed = allowed;
   o.max_outstanding = max_outstanding.load();
   o.worst_excess = worst_excess.load();
   o.worst_retired = worst_retired.load();
@@ -148,14 +157,10 @@ TEST_CASE("saferecl.hp.general/7 H9 HX-02: retired-but-unreclaimed objects stay 
           doctest::test_suite("qoi.stress")) {
   const outcome o = retire_under_protection<1>("HX-02 bound", 1000ms);
   CHECK(o.passed);
-  CHECK_MESSAGE(o.worst_excess == 0, "outstanding exceeded half of what was retired by ",
+  CHECK_MESSAGE(o.worst_excess == 0, "outstanding exceeded the bound of ", o.allowed, " by ",
                 o.worst_excess, " when ", o.worst_retired, " had been retired (peak ",
-                o.max_outstanding, ", floor ", kOutstandingFloor, ")");
-  if (o.retired >= kFarAboveAnyBound) {
-    CHECK_MESSAGE(o.reclaimed > 0, "nothing was reclaimed although ", o.retired,
-                  " objects were retired");
-  } else {
-    MESSAGE("only ", o.retired, " objects retired: the aggregate reclamation check needs ",
-            kFarAboveAnyBound);
-  }
+                o.max_outstanding, ")");
+  if (o.retired <= static_cast<std::uint64_t>(o.allowed))
+    MESSAGE("only ", o.retired, " objects retired: the bound (", o.allowed,
+            ") was not reached, so a domain that reclaims nothing would pass");
 }

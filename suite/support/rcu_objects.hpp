@@ -5,10 +5,17 @@
 //   rcu_retire(new plain_object, quarantine_deleter{});   // reclaimed -> objects() records it
 //   rcu_retire(new destructor_logged);                    // default_delete -> ~ records it
 //   rcu_retire(new int(7), logged_delete<int>{});         // no id in the object: the deleter has one
+//
+// barrier_until(done) is the qoi tier's "eventually" for what a library may finish after
+// rcu_barrier returned (dropping its own copies of deleters, say).
 #pragma once
+
+#include <chrono>
+#include <thread>
 
 #include "support/object_log.hpp"
 #include "support/tracked.hpp"
+#include "support/watchdog.hpp"
 
 namespace saferecl::test {
 
@@ -36,5 +43,19 @@ struct logged_delete {
     delete p;
   }
 };
+
+#if SUT_HAS_RCU
+// Calls rcu_barrier until `done()` holds, for up to `seconds`; returns done(). The pauses
+// only give a library's own threads the processor; only the qoi tier may require true.
+template <class Done>
+bool barrier_until(Done done, double seconds = 2.0) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    within_watchdog("rcu_barrier", [] { sut::rcu_barrier(); });
+    if (done() || std::chrono::steady_clock::now() > deadline) return done();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+#endif
 
 }  // namespace saferecl::test

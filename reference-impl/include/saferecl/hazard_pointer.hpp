@@ -237,8 +237,10 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
   static void saferecl_hp_reclaim_(detail::hazard_retired_node* n) noexcept {
     auto* self = static_cast<hazard_pointer_obj_base*>(n);
     // MH-29: the node is taken for the T* through void* (as if the base came first)
-    self->saferecl_hp_deleter_(SAFERECL_MUTANT("MH-29") ? static_cast<T*>(static_cast<void*>(self))
-                                                        : static_cast<T*>(self));
+    T* x = SAFERECL_MUTANT("MH-29") ? static_cast<T*>(static_cast<void*>(self)) : static_cast<T*>(self);
+    if (SAFERECL_MUTANT("MH-50")) return detail::mutant_run_destroying_stored(self->saferecl_hp_deleter_, x);
+    if (SAFERECL_MUTANT("MH-51")) return detail::mutant_run_never_destroyed(self->saferecl_hp_deleter_, x);
+    self->saferecl_hp_deleter_(x);
   }
 
   [[no_unique_address]] D saferecl_hp_deleter_{};
@@ -294,6 +296,7 @@ class hazard_pointer {
     if (SAFERECL_MUTANT("MH-25")) return detail::hazard_reload(src);  // never publishes a hazard
     // try_protect in a loop, minus the reset on failure (the next publish overwrites it).
     T* p = src.load(std::memory_order_relaxed);
+    if (SAFERECL_MUTANT("MH-52") && p == nullptr) return p;  // "nothing to protect": old hazard kept
     for (;;) {
       detail::hazard_publish(rec_, detail::hazard_key(p));
       T* q = detail::hazard_reload(src);
@@ -308,6 +311,8 @@ class hazard_pointer {
     static_assert(detail::hazard_protectable_v<T>,
                   SAFERECL_HP_MANDATE_MESSAGE);
     T* old = ptr;                                           // step 1
+    if (SAFERECL_MUTANT("MH-53") && old == nullptr && (ptr = detail::hazard_reload(src)) == nullptr)
+      return true;  // null to null: "nothing to protect", so the old hazard is kept
     detail::hazard_publish(rec_, detail::hazard_key(old));  // step 2: reset_protection(old)
     if (SAFERECL_MUTANT("MH-01")) return true;              // never re-validated
     ptr = detail::hazard_reload(src);                       // step 3

@@ -194,6 +194,8 @@ struct rcu_retire_node final : rcu_cb_node {
   static void run(rcu_cb_node* n) noexcept {
     auto* self = static_cast<rcu_retire_node*>(n);
     self->deleter(self->ptr);
+    if (SAFERECL_MUTANT("MR-50")) std::destroy_at(&self->deleter);  // and again by the delete
+    if (SAFERECL_MUTANT("MR-51")) return std::allocator<rcu_retire_node>().deallocate(self, 1);  // d1 never destroyed
     delete self;
   }
   T* ptr;
@@ -225,6 +227,7 @@ class rcu_obj_base {
     T* x = static_cast<T*>(n->obj);
     D& deleter = static_cast<rcu_obj_base*>(x)->saferecl_deleter_;
     if (SAFERECL_MUTANT("MR-38")) { D taken; taken = std::move(deleter); }  // moved out first
+    if (SAFERECL_MUTANT("MR-52")) return detail::mutant_run_destroying_stored(deleter, x);
     deleter(x);
   }
 
@@ -293,6 +296,11 @@ inline rcu_domain& rcu_default_domain() noexcept {
     if (found == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); found = &rcu_domain::s_default_; }
     return *found;
   }
+  if (SAFERECL_MUTANT("MR-60")) {  // MR-60: made on first use behind a plain check: racing
+    static rcu_domain* made = nullptr;  // first calls may each make one (the loser's leaks)
+    if (made == nullptr) { SAFERECL_MUTANT_WIDEN_WINDOW(); made = new rcu_domain; }
+    return *made;
+  }
 #endif
   return rcu_domain::s_default_;
 }
@@ -305,6 +313,7 @@ inline void rcu_domain::lock() noexcept {
   if (__builtin_expect(c == 0, 1)) {  // outermost: publish phase and depth 1
     const std::uint64_t g = gp_ctr_.load(std::memory_order_relaxed);
     SAFERECL_MUTANT_WIDEN_WINDOW();  // between reading the phase and publishing it (MR-03/19)
+    if (SAFERECL_MUTANT("NB-R20")) { detail::rcu_enter_by_fence(w, g); return; }  // conforming
     w.store(g, detail::kRcuPublish);
     std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence (membarrier mode)
   } else if (__builtin_expect((c & detail::kRcuSpecialBit) == 0, 1)) {  // nested
@@ -324,7 +333,8 @@ inline void rcu_domain::unlock() noexcept {
   std::atomic<std::uint64_t>& w = detail::tls_rcu_reader.ctr;
   const std::uint64_t c = w.load(std::memory_order_relaxed);
   if (__builtin_expect((c << 1) == 2, 1) && !SAFERECL_MUTANT("MR-06")) {  // depth 1, no bits
-    w.store(0, detail::kRcuPublish);
+    if (SAFERECL_MUTANT("NB-R20")) detail::rcu_leave_by_fence(w);  // conforming
+    else w.store(0, detail::kRcuPublish);
     std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence, membarrier mode
     if (__builtin_expect(flags_.load(detail::kRcuFlagsLoad) != 0, 0))
       detail::rcu_unlock_slow(*this);

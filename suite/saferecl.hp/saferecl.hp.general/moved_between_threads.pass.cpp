@@ -9,11 +9,13 @@
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 using saferecl::test::churn;
 using saferecl::test::event;
@@ -88,4 +90,43 @@ TEST_CASE("saferecl.hp.general/1 H1: a hazard_pointer made by a thread that has 
   hp_object* q = fresh.protect(w.src);
   w.unlink_and_retire();
   CHECK(saferecl::test::intact_after_churn(*q));
+}
+
+// Warm state: implementations recycle a thread's records (a per-thread cache, a free list),
+// so the hazard pointer handed over here is made from records its thread already used and
+// returned, and after its maker exits, new threads take whatever records that exit gave
+// back. The protection must survive both: a record owned by a live hazard_pointer is never
+// handed to another one.
+TEST_CASE("saferecl.hp.general/1 H1: warm: a hazard_pointer made from recycled records keeps protecting after its maker exits and new threads reuse records" *
+          doctest::test_suite("core.concurrency")) {
+  constexpr int kRecycleRounds = 8;      // make and destroy a few, several times
+  constexpr std::size_t kHeldAtOnce = 64;  // per replacing thread: more than any cache holds
+  published z(5), w(6);
+  std::optional<sut::hazard_pointer> handed_over;
+  hp_object* p = nullptr;
+
+  saferecl::test::within_watchdog("a thread recycles hazard pointers, hands one over, exits; two replace it", [&] {
+    std::thread maker([&] {
+      for (int round = 0; round < kRecycleRounds; ++round) {
+        std::array<sut::hazard_pointer, 3> some;
+        for (auto& h : some) h = sut::make_hazard_pointer();
+      }
+      sut::hazard_pointer h = sut::make_hazard_pointer();
+      p = h.protect(z.src);
+      handed_over.emplace(std::move(h));
+    });
+    maker.join();
+    // Threads that replace the exited one: each holds many hazard pointers at once, all
+    // protecting w, so a record given back twice would be taken and overwritten here.
+    saferecl::test::run_in_parallel(2, [&](std::size_t) {
+      std::vector<sut::hazard_pointer> held;
+      for (std::size_t i = 0; i < kHeldAtOnce; ++i) {
+        held.push_back(sut::make_hazard_pointer());
+        (void)held.back().protect(w.src);
+      }
+    });
+  });
+  z.unlink_and_retire();
+  CHECK(saferecl::test::intact_after_churn(*p));
+  handed_over.reset();
 }

@@ -12,6 +12,7 @@
 #include "support/test.hpp"
 #include "support/hp_checks.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 #include <thread>
@@ -84,6 +85,30 @@ TEST_CASE("saferecl.hp.holder.mem/2 H28: qoi: objects whose holders protect some
           doctest::test_suite("qoi.semantic")) {
   published elsewhere(1);
   check_reclaimed_once_each_epoch_ends([&](sut::hazard_pointer& h) { h.protect(elsewhere.src); });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/2 H28: qoi: objects whose holders then protect a null source are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  const std::atomic<hp_object*> null_source{nullptr};
+  check_reclaimed_once_each_epoch_ends([&](sut::hazard_pointer& h) { h.protect(null_source); });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/5 H30: qoi: objects whose holders' try_protect succeeded on something else are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  published elsewhere(1);
+  check_reclaimed_once_each_epoch_ends([&](sut::hazard_pointer& h) {
+    hp_object* other = elsewhere.src.load();
+    h.try_protect(other, elsewhere.src);
+  });
+}
+
+TEST_CASE("saferecl.hp.holder.mem/5 H30: qoi: objects whose holders then try_protect from a null source are reclaimed under churn" *
+          doctest::test_suite("qoi.semantic")) {
+  const std::atomic<hp_object*> null_source{nullptr};
+  check_reclaimed_once_each_epoch_ends([&](sut::hazard_pointer& h) {
+    hp_object* none = nullptr;
+    h.try_protect(none, null_source);
+  });
 }
 
 TEST_CASE("saferecl.hp.holder.mem/14 H35: qoi: objects whose hazard pointers were swapped away and destroyed are reclaimed under churn" *

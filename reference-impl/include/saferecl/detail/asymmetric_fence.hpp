@@ -22,12 +22,36 @@
 // period, shared between concurrent callers where possible).
 //
 // ThreadSanitizer does not model fences, so TSan builds must not rely on this pair for
-// happens-before; the algorithms use seq_cst operations there (see config.hpp).
+// happens-before; the algorithms use seq_cst operations there (see config.hpp). They do not
+// even execute a fence there: full_fence() is a seq_cst read-modify-write of a thread-private
+// word instead, the same locked instruction on x86, which orders the hardware and gives TSan
+// no edge (only this thread touches the word). A conformance tool cannot tell a fence that
+// only orders the hardware from one that carries happens-before, so saferecl's battery takes
+// a race in a process that executed a fence as inconclusive (suite/support/tsan/fences.cpp);
+// the reference keeps its races judgeable by never executing one under TSan.
 #pragma once
 
 #include <atomic>
 
+#include "saferecl/detail/config.hpp"
+
 namespace saferecl::detail {
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtsan"  // the fence is compiled, never executed, under TSan
+#endif
+inline void full_fence() noexcept {
+  if constexpr (kTsanBuild) {
+    thread_local std::atomic<unsigned> private_word{0};
+    private_word.fetch_add(1, std::memory_order_seq_cst);
+  } else {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 
 // Process-wide mode of the fence pair. Decided by the first call; cached thereafter.
 enum class fence_mode : int { undecided = 0, asymmetric = 1, symmetric = 2 };
@@ -44,7 +68,7 @@ inline void light_fence() noexcept {
   if (current_fence_mode() == fence_mode::asymmetric)
     std::atomic_signal_fence(std::memory_order_seq_cst);
   else
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    full_fence();
 }
 
 // A full barrier on every running thread of the process (or a local seq_cst fence in

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "saferecl/detail/asymmetric_fence.hpp"
 #include "saferecl/detail/config.hpp"
 #include "saferecl/detail/mutation.hpp"
 
@@ -174,7 +175,7 @@ inline void hazard_publish(hazard_ref h, const void* p) noexcept {
     // light_fence(): a compiler barrier when membarrier is registered, else a full fence;
     // the mode travels in bit 0 of the handle (see hazard_ref).
     if (hazard_needs_fence(h)) [[unlikely]]
-      std::atomic_thread_fence(std::memory_order_seq_cst);
+      full_fence();
     else
       std::atomic_signal_fence(std::memory_order_seq_cst);
   }

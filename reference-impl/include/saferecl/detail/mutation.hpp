@@ -16,10 +16,38 @@
 // widened to be caught in reasonable time (the DEBUG_YIELD idea of liburcu): in a mutation
 // build with a mutant active it sometimes yields the CPU; otherwise it is nothing.
 //
+// Two deleter-custody bugs are shared by both facilities, so their bodies live here (every
+// build compiles them, since a call behind `if (false)` is still instantiated; only their
+// mutants run them):
+//   mutant_run_destroying_stored  the stored deleter is moved out to run and destroyed in
+//                                 place, and destroying the object destroys it again
+//   mutant_run_never_destroyed    it is moved into a slot of its own, never destroyed
+//
 // Mutants of the API itself (a declaration changed: AM-xx) cannot be switched at run time;
 // they are patches applied to a copy of these headers by the mutants adapter
 // (adapters/mutants/api/), so nothing of them appears here.
 #pragma once
+
+#include <memory>
+#include <new>
+#include <utility>
+
+namespace saferecl::detail {
+template <class D, class T>
+void mutant_run_destroying_stored(D& stored, T* x) noexcept {
+  D taken;
+  taken = std::move(stored);
+  std::destroy_at(&stored);
+  taken(x);
+}
+template <class D, class T>
+void mutant_run_never_destroyed(D& stored, T* x) noexcept {
+  alignas(D) unsigned char slot[sizeof(D)];
+  D* taken = ::new (static_cast<void*>(slot)) D;
+  *taken = std::move(stored);
+  (*taken)(x);
+}
+}  // namespace saferecl::detail
 
 #if defined(SAFERECL_MUTATION_POINTS)
 

@@ -45,6 +45,20 @@ inline constexpr std::memory_order kRcuPublish =
 inline constexpr std::memory_order kRcuFlagsLoad =
     kTsanBuild ? std::memory_order_seq_cst : std::memory_order_relaxed;
 
+// NB-R20, a conforming variant (adapters/mutants/): the reader publishes its word with
+// relaxed stores ordered by fences, as fence-based RCUs do: a seq_cst fence after the store
+// that begins a region (the StoreLoad step), a release fence before the store that ends it;
+// the grace period scans with relaxed loads between seq_cst fences (src/rcu.cpp). Valid C++
+// ([atomics.fences]/2), and invisible to a TSan without a fence model.
+inline void rcu_enter_by_fence(std::atomic<std::uint64_t>& word, std::uint64_t value) noexcept {
+  word.store(value, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+inline void rcu_leave_by_fence(std::atomic<std::uint64_t>& word) noexcept {
+  std::atomic_thread_fence(std::memory_order_release);
+  word.store(0, std::memory_order_relaxed);
+}
+
 // The calling thread's reader record, in static TLS: constant-initialized, trivially
 // destructible and initial-exec, so the read side reaches its word with one %fs-relative
 // access, no call and no guard. A thread links it into the domain's registry on its first

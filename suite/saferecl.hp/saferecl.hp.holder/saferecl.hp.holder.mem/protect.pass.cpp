@@ -55,6 +55,19 @@ TEST_CASE("saferecl.hp.holder.mem/2 H28: protect of a null source returns nullpt
   CHECK(intact_after_churn(*p));
 }
 
+TEST_CASE("saferecl.hp.holder.mem/2 H28: a retired object stays protected until its holder protects a null source" *
+          doctest::test_suite("core.semantic")) {
+  // The epoch ends only at protect(null_source); the object's eventual reclamation is the
+  // qoi tier's (reclamation.eventual).
+  const std::atomic<hp_object*> null_source{nullptr};
+  published x(3);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  hp_object* p = h.protect(x.src);
+  x.unlink_and_retire();
+  CHECK(intact_after_churn(*p));
+  CHECK(h.protect(null_source) == nullptr);
+}
+
 TEST_CASE("saferecl.hp.holder.mem/2 H28: protecting the next value moves the protection to it" *
           doctest::test_suite("core.semantic")) {
   published x(4), y(5);

@@ -76,3 +76,16 @@ TEST_CASE("saferecl.hp.holder.mem/9 H32: reset_protection with a null T* acts as
   check_usable_after([](sut::hazard_pointer& h) { h.reset_protection(static_cast<hp_object*>(nullptr)); });
   check_usable_after([](sut::hazard_pointer& h) { h.reset_protection(static_cast<const hp_object*>(nullptr)); });
 }
+
+TEST_CASE("saferecl.hp.holder.mem/12 H33: a retired object stays protected until reset_protection ends its epoch" *
+          doctest::test_suite("core.semantic")) {
+  // Its eventual reclamation afterwards is the qoi tier's (reclamation.eventual).
+  published x(7);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  hp_object* p = h.protect(x.src);
+  x.unlink_and_retire();
+  CHECK(intact_after_churn(*p));
+  CHECK(p->value == 7);
+  h.reset_protection();
+  CHECK_FALSE(h.empty());
+}

@@ -85,3 +85,34 @@ TEST_CASE("saferecl.hp.holder.mem/5 H30: try_protect of a stale object against a
   CHECK_FALSE(h.try_protect(ptr, null_source));
   CHECK(ptr == nullptr);
 }
+
+TEST_CASE("saferecl.hp.holder.mem/5 H30: a retired object stays protected until a try_protect succeeds on another object" *
+          doctest::test_suite("core.semantic")) {
+  // The epoch ends only at the successful try_protect (steps 1-2 publish the other
+  // object); its eventual reclamation is the qoi tier's (reclamation.eventual).
+  published x(1), y(2);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  hp_object* p = h.protect(x.src);
+  x.unlink_and_retire();
+  CHECK(intact_after_churn(*p));
+
+  hp_object* other = y.src.load();
+  CHECK(h.try_protect(other, y.src));
+  y.unlink_and_retire();
+  CHECK(intact_after_churn(*other));
+}
+
+TEST_CASE("saferecl.hp.holder.mem/5 H30: a retired object stays protected until a try_protect from a null source" *
+          doctest::test_suite("core.semantic")) {
+  const std::atomic<hp_object*> null_source{nullptr};
+  published x(1);
+  sut::hazard_pointer h = sut::make_hazard_pointer();
+  hp_object* p = h.protect(x.src);
+  x.unlink_and_retire();
+  CHECK(intact_after_churn(*p));
+
+  hp_object* none = nullptr;
+  CHECK(h.try_protect(none, null_source));
+  CHECK(none == nullptr);
+  CHECK_FALSE(h.empty());
+}

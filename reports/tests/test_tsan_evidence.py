@@ -1,0 +1,65 @@
+"""A TSan race report is evidence only when TSan could see the synchronization that would have
+prevented it (reports/tsan_evidence.py): not through an uninstrumented, unannotated C++
+runtime, not in a process that executed atomic_thread_fence."""
+
+from __future__ import annotations
+
+from reports import tsan_evidence
+from reports.tsan_evidence import judge
+
+BLIND = {"library": "libc++ 22.1.8", "instrumented": False, "annotations": False}
+ANNOTATED = BLIND | {"instrumented": True, "annotations": True}
+
+
+def race(first: list[str], second: list[str]) -> str:
+    """A TSan data race report, as clang 22's runtime prints it (halt_on_error=1)."""
+    frames = lambda stack: "".join(f"    #{n} {f}\n" for n, f in enumerate(stack))  # noqa: E731
+    return ("==================\nWARNING: ThreadSanitizer: data race (pid=8623)\n"
+            "  Read of size 4 at 0x556d470dc998 by thread T2:\n" + frames(first) + "\n"
+            "  Previous write of size 4 at 0x556d470dc998 by thread T1:\n" + frames(second) + "\n"
+            "  As if synchronized via sleep:\n    #0 nanosleep <null> (p+0x6d78a)\n"
+            "    #1 std::__1::this_thread::sleep_for(std::__1::chrono::duration<long long> const&) <null> (p+0xf8aca)\n\n"
+            "SUMMARY: ThreadSanitizer: data race /tmp/p.cpp:12:9 in main::$_1::operator()() const\n"
+            "==================\n")
+
+
+VENDOR_READ = ["std::__domain::cache() /vendor/include/hazard_pointer:88:5 (t+0x1)",
+               "test_body() /suite/x.pass.cpp:12:9 (t+0x2)"]
+THROUGH_CALL_ONCE = ["std::__domain::setup()::'lambda'()::operator()() const /vendor/include/hazard_pointer:80:5 (t+0x3)",
+                     "void std::__1::__call_once_proxy<std::__1::tuple<>>(void*) /usr/include/c++/v1/__mutex/once_flag.h:113:3 (t+0x4)",
+                     "std::__1::__call_once(unsigned long volatile&, void*, void (*)(void*)) <null> (t+0xf7b19)"]
+IMPLEMENTATION_WRITE = ["std::__domain::retire() /vendor/src/hazard_pointer.cpp:140:3 (t+0x5)"]
+
+
+def test_a_race_through_the_uninstrumented_runtime_is_not_evidence():
+    verdict = judge(race(VENDOR_READ, THROUGH_CALL_ONCE), BLIND)
+    assert not verdict.judged and "std::__1::__call_once" in verdict.reason and "not instrumented" in verdict.reason
+
+
+def test_the_same_race_is_evidence_when_the_runtime_is_seen():
+    assert judge(race(VENDOR_READ, THROUGH_CALL_ONCE), ANNOTATED).judged
+    assert judge(race(VENDOR_READ, THROUGH_CALL_ONCE), {"library": "libc++ 22.1.8", "instrumented": True}).judged
+    assert judge(race(VENDOR_READ, THROUGH_CALL_ONCE), None).judged
+
+
+def test_a_race_with_both_stacks_in_the_implementation_stays_evidence():
+    """Runtime frames elsewhere in the report (the sleep) do not count: only the accesses' stacks."""
+    assert judge(race(VENDOR_READ, IMPLEMENTATION_WRITE), BLIND).judged
+
+
+def test_a_race_where_the_fence_model_was_incomplete_is_not_evidence():
+    output = (f"{tsan_evidence.FENCE_MARKER} at std::atomic_thread_fence(std::memory_order) "
+              "/usr/include/c++/v1/__atomic/fence.h:29:3 < rcu_lock() /vendor/src/rcu.cpp:31:5\n"
+              + race(VENDOR_READ, IMPLEMENTATION_WRITE))
+    verdict = judge(output, None)
+    assert not verdict.judged and "rcu_lock() /vendor/src/rcu.cpp:31:5" in verdict.reason
+
+
+def test_other_evidence_in_the_same_output_keeps_the_failure():
+    output = race(VENDOR_READ, THROUGH_CALL_ONCE) + "[doctest] Status: FAILURE!\n"
+    assert judge(output, BLIND).judged
+    assert judge("ERROR: AddressSanitizer: heap-use-after-free\n" + race(VENDOR_READ, THROUGH_CALL_ONCE), BLIND).judged
+
+
+def test_an_output_without_a_race_is_judged():
+    assert judge("WARNING: ThreadSanitizer: signal-unsafe call inside of a signal\n", BLIND).judged

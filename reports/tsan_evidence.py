@@ -1,0 +1,114 @@
+"""Whether a ThreadSanitizer race report is evidence TSan could judge.
+
+TSan sees a happens-before edge only where code is compiled with -fsanitize=thread or calls
+a function TSan intercepts. Two kinds of synchronization escape it, and a race it reports
+across one of them is not evidence of a bug:
+
+- **An uninstrumented C++ runtime.** Debian's libc++.a completes std::call_once inside the
+  archive (the release that publishes the callable's writes), and counts std::barrier's
+  arrivals there. A report one of whose access stacks runs through such a function
+  (a frame in libc++'s namespace with no source location: the archive has no debug
+  information and no instrumentation) is unjudgeable, unless the run used an instrumented
+  runtime or the link-time annotations of suite/support/runtime_annotations/ (run.json's
+  cxx_runtime says which).
+- **atomic_thread_fence.** No TSan runtime models fences ([atomics.fences]: a release fence
+  before a relaxed store, an acquire fence after the relaxed load that reads it). The
+  battery's TSan builds model them (suite/support/tsan/fences.cpp), conservatively: a race
+  TSan still reports is real. Where the model had to forget a relaxed load before an acquire
+  fence, it prints FENCE_MARKER with where, and a race reported by that process may be one
+  the fence prevents.
+
+Everything else stays evidence: a race whose stacks lie in the implementation's or the
+test's own code, in a process that ran no fence, under a runtime TSan sees, is a FAIL.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from reports import protocol
+from reports.classify import Classification
+
+RACE_HEADER = "WARNING: ThreadSanitizer: data race"
+# The line suite/support/tsan/fences.cpp prints (once per process) when its model is incomplete.
+FENCE_MARKER = "[saferecl] TSan: the fence model forgot relaxed loads before an acquire fence"
+# The first line of a stack of one of the two racing accesses.
+ACCESS_LINE = re.compile(r"^\s+(Previous )?(atomic )?(read|write)\b.* of size \d+ at ", re.IGNORECASE)
+# A frame inside the uninstrumented libc++: std::__1 (or std::__N) function, no source file.
+RUNTIME_FRAME = re.compile(r"^\s+#\d+ (std::__\d+::\S.*?) <null> \(")
+FRAME = re.compile(r"^\s+#\d+ ")
+# Other evidence in the same output: the test's own checks, or another sanitizer's finding.
+OTHER_FAILURE = re.compile(r"Status: FAILURE!|ERROR: (Address|Leak|UndefinedBehavior|Memory)Sanitizer"
+                           r"|runtime error: |\[saferecl\] TIMEOUT|^\s*FAIL: ", re.MULTILINE)
+
+
+@dataclass
+class Judgement:
+    judged: bool  # True: the output is evidence (no race, or a race TSan could see)
+    reason: str = ""  # why not, when not judged
+
+
+def race_reports(output: str) -> list[list[str]]:
+    """The lines of every data race report in an output."""
+    reports, current = [], None
+    for line in output.splitlines():
+        if RACE_HEADER in line:
+            current = []
+            reports.append(current)
+        elif current is not None:
+            if line.startswith("SUMMARY: ThreadSanitizer") or line.startswith("=================="):
+                current = None
+            else:
+                current.append(line)
+    return reports
+
+
+def runtime_frames(report: list[str]) -> list[str]:
+    """The uninstrumented runtime's functions on the two access stacks of one report."""
+    found, in_access = [], False
+    for line in report:
+        if ACCESS_LINE.match(line):
+            in_access = True
+        elif not FRAME.match(line):
+            in_access = False
+        elif in_access and (m := RUNTIME_FRAME.match(line)):
+            found.append(m[1].split("(")[0])
+    return found
+
+
+def fence_sites(output: str) -> list[str]:
+    return [line.split(FENCE_MARKER, 1)[1].strip(" :") for line in output.splitlines() if FENCE_MARKER in line]
+
+
+def judge(output: str, runtime: dict | None) -> Judgement:
+    """Whether a TSan-tier output whose process failed with the sanitizer's status is evidence.
+    `runtime` is run.json's cxx_runtime (None: unknown, taken as seen)."""
+    races = race_reports(output)
+    if not races or OTHER_FAILURE.search(output):
+        return Judgement(True)
+    runtime = runtime or {}
+    runtime_blind = runtime.get("instrumented") is False and not runtime.get("annotations")
+    fences = fence_sites(output)
+    reasons = []
+    for report in races:
+        frames = runtime_frames(report) if runtime_blind else []
+        if frames:
+            reasons.append(f"a racing access runs through {frames[0]}, inside "
+                           f"{runtime.get('library', 'the C++ runtime')}, which is not instrumented: "
+                           "TSan cannot see its synchronization")
+        elif fences:
+            reasons.append("the process synchronized through an atomic_thread_fence that TSan's fence model "
+                           f"could not follow (at {fences[0]}): the race may be one the fence prevents")
+        else:
+            return Judgement(True)  # one race TSan could judge is enough
+    return Judgement(False, reasons[0] + (f" ({len(reasons)} reports alike)" if len(reasons) > 1 else ""))
+
+
+def reclassify(c: Classification, output: str, sanitizer: str | None, runtime: dict | None) -> Classification:
+    """A TSan tier's sanitizer failure whose evidence TSan could not judge becomes INCONCLUSIVE
+    (with the reason as its detail); every other classification stays as it is."""
+    if sanitizer != "tsan" or c.verdict != protocol.VERDICT_FAIL or c.exit_status != protocol.SANITIZER:
+        return c
+    judgement = judge(output, runtime)
+    return c if judgement.judged else replace(c, verdict=protocol.VERDICT_INCONCLUSIVE, detail=judgement.reason)
