@@ -155,12 +155,30 @@ inline ck_epoch_t& epoch_global() noexcept {
   return global;
 }
 
+// Hides this thread's memory accesses from TSan for the scope (AnnotateIgnoreWritesBegin of
+// the TSan runtime, gcc's and clang's alike, ignores reads and writes).
+#if defined(SAFERECL_KIT_TSAN)
+extern "C" void AnnotateIgnoreWritesBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char* file, int line);
+struct tsan_ignore_writes {
+  tsan_ignore_writes() noexcept { AnnotateIgnoreWritesBegin(__FILE__, __LINE__); }
+  ~tsan_ignore_writes() { AnnotateIgnoreWritesEnd(__FILE__, __LINE__); }
+  tsan_ignore_writes(const tsan_ignore_writes&) = delete;
+  tsan_ignore_writes& operator=(const tsan_ignore_writes&) = delete;
+};
+#else
+struct tsan_ignore_writes {
+  tsan_ignore_writes() noexcept {}
+};
+#endif
+
 // Synchronization addresses of the RCU annotations (see the top of the file).
 inline char readers_sync;
 inline char callbacks_sync;
 
 // Records whose thread exited with work still pending on them (or, for hazard pointers,
-// slots still owned by a hazard_pointer elsewhere): adopted by the next new thread.
+// slots still owned by a hazard_pointer elsewhere): adopted by the next new thread (a
+// hazard-pointer record only once none of its slots is owned any more).
 struct pool {
   std::mutex mutex;
   std::vector<hp_record*> hp;
@@ -201,10 +219,16 @@ inline void arm_exit() noexcept {
   ck_hp_t& global = hp_global();
   hp_record* r = nullptr;
   {
+    // Only a record none of whose slots is still owned by a hazard_pointer elsewhere: this
+    // thread then has all K slots, as a thread with a fresh record would.
     std::lock_guard lock(the_pool().mutex);
-    if (!the_pool().hp.empty()) {
-      r = the_pool().hp.back();
-      the_pool().hp.pop_back();
+    std::vector<hp_record*>& pooled = the_pool().hp;
+    for (auto it = pooled.begin(); it != pooled.end(); ++it) {
+      if ((*it)->all_free()) {
+        r = *it;
+        pooled.erase(it);
+        break;
+      }
     }
   }
   if (r == nullptr) {
@@ -323,8 +347,16 @@ constinit inline thread_local bool dispatching = false;
 
 inline void schedule(epoch_node* node, ck_epoch_cb_t* run) noexcept {
   ck_epoch_record_t* r = epoch_mine();
+  // ck publishes the entry in ck_stack_push_upmc: plain writes of entry->function and
+  // entry->next, ck_pr_fence_store, then the CAS of the stack head (which the barrier's
+  // fas + ck_pr_fence_load acquires). TSan sees the two writes but neither the fence nor
+  // the CAS, and an annotation cannot go between them: the release stands for ck's fence,
+  // and those two writes, which the fence orders, are hidden from TSan.
   tsan_release(node);
-  ck_epoch_call_strict(r, &node->entry, run);
+  {
+    tsan_ignore_writes scope;
+    ck_epoch_call_strict(r, &node->entry, run);
+  }
   // A careful ck user bounds the deferred list: poll (non-blocking) now and then, outside
   // every section (within one, the thread's own section would hold the epoch anyway).
   if (ck_pr_load_uint(&r->n_pending) >= kEpochPollThreshold && r->active == 0 && !dispatching) {
