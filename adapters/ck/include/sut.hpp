@@ -67,18 +67,7 @@
 // period started): it can hide a real race but never reports a false one.
 #pragma once
 
-// libck 0.7.1's ck_stack.h is not valid C++ in three inline functions (a void* from
-// ck_pr_fas_ptr assigned to an entry pointer without a cast). Their feature macros keep them
-// out; the one the adapter needs, batch pop, is ck_batch_pop below, with the cast.
-#define CK_F_STACK_BATCH_POP_UPMC
-#define CK_F_STACK_BATCH_POP_MPMC
-#define CK_F_STACK_PUSH_MPNC
-extern "C" {  // ck's headers declare C functions without extern "C" of their own
-#include <ck_epoch.h>
-#include <ck_hp.h>
-#include <ck_pr.h>
-#include <ck_stack.h>
-}
+#include "ck_cxx.hpp"  // ck's headers, made valid C++
 
 #include <adapter_kit.hpp>
 
@@ -391,7 +380,7 @@ struct rcu_region {
   }
 };
 
-// ck_stack_batch_pop_upmc (see the top of the file): every entry, at once.
+// ck_stack_batch_pop_upmc (left out in ck_cxx.hpp): every entry, at once.
 inline ck_stack_entry_t* ck_batch_pop(ck_stack_t* stack) noexcept {
   auto* head = static_cast<ck_stack_entry_t*>(ck_pr_fas_ptr(&stack->head, nullptr));
   ck_pr_fence_load();
