@@ -16,7 +16,7 @@
 //
 // Curves, as the adapter's: hp/reset_protection/live:N and hp/retire/live:N (H34) on a
 // domain of degree N, the thread's record holding N hazard pointers (ck holds any count
-// fixed at ck_hp_init); rcu/synchronize/readers:N with N reader threads of their own
+// fixed at ck_hp_init; retire only up to 100, see its registration); rcu/synchronize/readers:N with N reader threads of their own
 // records. hp/make_destroy and hp/swap have no ck counterpart (a slot is an index of the
 // thread's record, not an object that is made, moved or swapped).
 #include <ck_cxx.hpp>  // ck's headers, made valid C++ (adapters/ck/include)
@@ -261,7 +261,10 @@ void retire_barrier(benchmark::State& state) {
 SAFERECL_BENCH(protect_reset, "hp/protect_reset");
 SAFERECL_BENCH(retire, "hp/retire")->Threads(4)->Threads(8);
 SAFERECL_BENCH_CURVE(reset_protection_vs_live, "hp/reset_protection", "live", 1, 10, 100, 1000, 10000);
-SAFERECL_BENCH_CURVE(retire_vs_live, "hp/retire", "live", 1, 10, 100, 1000, 10000);
+// Not at 1000 and more: ck_hp_reclaim collects the live hazard pointers into the record's
+// cache of CK_HP_CACHE (512) entries, and past it the case did not finish in 100 s (seen
+// 2026-12-05, not analysed further).
+SAFERECL_BENCH_CURVE(retire_vs_live, "hp/retire", "live", 1, 10, 100);
 SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock")->Threads(4)->Threads(8);
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
