@@ -11,6 +11,8 @@
 //       child whose only failure is a sanitizer report ends this process as the sanitizer
 //       would (exit status 66), so the report is judged like one of the parent's own (a
 //       TSan race that TSan could not see through is INCONCLUSIVE: reports/tsan_evidence.py).
+//       A child that found the test not applicable (exit status 77: the adapter lacks what
+//       the body uses) ends this process the same way, with the child's reason.
 //
 // A race on first use happens once per process: a test that runs it once sees a defect
 // only when that one run goes wrong. Repeating it in fresh children lets a probabilistic
@@ -64,6 +66,11 @@ bool passes_in_fresh_processes(std::size_t n, Body body) {
                                   output.find("runtime error:") != std::string::npos;
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !sanitizer_report;
     if (ok) continue;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == exit_status::kNotApplicable && !sanitizer_report) {
+      std::fputs(output.c_str(), stderr);
+      std::fflush(nullptr);
+      std::_Exit(exit_status::kNotApplicable);
+    }
     std::fprintf(stderr, "[saferecl] fresh process %zu of %zu failed (%s %d%s):\n%s", i + 1, n,
                  WIFEXITED(status) ? "exit status" : "signal",
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),

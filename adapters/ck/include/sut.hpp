@@ -176,8 +176,12 @@ struct pool {
   // stacks apart: this serializes them (call_strict's pushes need no lock).
   std::mutex dispatch;
 };
+// Built in static storage, never destroyed (threads may exit during static destruction).
+// Building it allocates nothing, so a thread's first make_hazard_pointer, retire or barrier
+// cannot fail here.
 inline pool& the_pool() noexcept {
-  static pool* p = new pool;  // never destroyed: threads may exit during static destruction
+  alignas(pool) static unsigned char storage[sizeof(pool)];
+  static pool* p = ::new (storage) pool;
   return *p;
 }
 
@@ -582,6 +586,9 @@ template <class T, class D = std::default_delete<T>>
 void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
   saferecl_kit::check_rcu_retire_mandates<T, D>();
   using node = ck_detail::retire_node<T, D>;
+  // A thread's first retire attaches its ck record (which allocates) before the node is
+  // made, so a bad_alloc from either leaves nothing scheduled ([saferecl.rcu.domain.func]/9).
+  if (ck_detail::mine.epoch == nullptr) ck_detail::epoch_attach();
   auto* n = new node(p, std::move(d));  // bad_alloc, or d1's initialization, may throw
   ck_detail::schedule(n, &node::run);
 }
