@@ -278,7 +278,7 @@ class rcu_domain {
   friend rcu_domain& rcu_default_domain() noexcept;
   friend struct detail::rcu_domain_access;
 
-  static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu.cpp
+  static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu_process.cpp
 
   // Read by every outermost lock (gp_ctr_) and unlock (flags_); written once per grace
   // period (and per writer sleep). Kept on a line of their own.
