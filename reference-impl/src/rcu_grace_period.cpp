@@ -18,6 +18,7 @@ void wait_for_readers(rcu_domain& d) noexcept {
     if (round < kSpinScans) { cpu_relax(); continue; }
     // Sleep, ordering argument (d): the futex word is read before the rescan.
     u32 seen = g.gp_futex.load(std::memory_order_acquire);
+    g.gp_sleeps.fetch_add(1, std::memory_order_relaxed);  // readers yield once per sleep
     flags.fetch_or(kRcuWriterWaiting, std::memory_order_seq_cst);
     heavy_fence();
     if (!any_blocking_reader(cur, hold)) break;

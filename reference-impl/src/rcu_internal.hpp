@@ -42,8 +42,9 @@ using acc = rcu_domain_access;
 // Pending evaluations above which a retiring thread (outside any region) drives a grace period.
 constexpr u64 kRcuRetireThreshold = 1024;
 // Scans of the registry (with a pause between them) before a waiting grace period sleeps.
-// No sched_yield phase: on an oversubscribed machine a yield hands the CPU to a busy reader
-// for a whole time slice, while a futex sleep is ended by the reader's outermost unlock.
+// The writer never yields: on an oversubscribed machine a yield hands the CPU to a busy
+// reader for a whole time slice, while a futex sleep is ended by the awaited reader's
+// outermost unlock (and the readers yield instead: rcu.hpp, "Oversubscription").
 constexpr unsigned kSpinScans = 128;
 
 constexpr std::memory_order kScanLoad =
@@ -114,6 +115,7 @@ struct rcu_state {
   alignas(kCacheLine) futex_lock gp_lock;
   std::atomic<u64> gp_seq{0};
   std::atomic<u32> gp_futex{0};  // a sleeping grace period waits here; readers bump it
+  std::atomic<u32> gp_sleeps{0};  // sleeps of waiting grace periods (readers yield once per sleep)
   // Callers waiting for someone else's grace period sleep on gp_turns, which moves at each
   // release of gp_lock (see drive_until), instead of queueing on gp_lock.
   std::atomic<u32> gp_turns{0};

@@ -3,6 +3,8 @@
 // that grace periods run over it, and the slow paths of lock() and unlock().
 #include "rcu_internal.hpp"
 
+#include <sched.h>
+
 namespace saferecl::detail {
 namespace rcu_impl {
 
@@ -111,12 +113,26 @@ void rcu_lock_slow(rcu_domain& d) noexcept {
   }
 }
 
-void rcu_unlock_slow(rcu_domain& d) noexcept {
+// A grace period sleeps (rcu.hpp, "Oversubscription"): the end of a region it may be
+// waiting for -- one that began in the other phase than the domain's -- wakes it, (d); any
+// other end would wake it for nothing. Either way the thread then yields the processor, once
+// per sleep of the grace period, outside its regions: on an oversubscribed machine that lets
+// the readers preempted inside a region run sooner, and leaves this one descheduled where it
+// holds nothing up.
+void rcu_unlock_slow(rcu_domain& d, u64 region) noexcept {
   std::atomic<u32>& flags = acc::flags(d);
-  if ((flags.load(std::memory_order_relaxed) & kRcuWriterWaiting) != 0 &&
-      (flags.fetch_and(~kRcuWriterWaiting, std::memory_order_acq_rel) & kRcuWriterWaiting) != 0) {
-    g.gp_futex.fetch_add(1, std::memory_order_release);
-    futex_wake_all(g.gp_futex);
+  if ((flags.load(std::memory_order_acquire) & kRcuWriterWaiting) != 0) {
+    const u64 cur = acc::gp_ctr(d).load(std::memory_order_relaxed);  // after the flag: (d)
+    if (((region ^ cur) & kRcuPhaseBit) != 0 &&
+        (flags.fetch_and(~kRcuWriterWaiting, std::memory_order_acq_rel) & kRcuWriterWaiting) != 0) {
+      g.gp_futex.fetch_add(1, std::memory_order_release);
+      futex_wake_all(g.gp_futex);
+    }
+    const u32 sleep = g.gp_sleeps.load(std::memory_order_relaxed);
+    if (tls_rcu_reader.yielded_at != sleep) {
+      tls_rcu_reader.yielded_at = sleep;
+      (void)::sched_yield();
+    }
   }
   if (t_in_executor) return;  // an unlock inside a deleter runs nothing
   if (SAFERECL_MUTANT("NB-R2")) return;  // conforming: only rcu_barrier runs deleters
@@ -129,11 +145,11 @@ void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
   tls_rcu_reader.ctr.store(c & kRcuSpecialBit, kRcuPublish);  // 0, or the symmetric idle word
   full_fence();  // symmetric mode's light fence (d)
   if ((c & kRcuOwesBit) != 0 && !t_in_executor && pending_count() >= kRcuRetireThreshold) {
-    rcu_unlock_slow(d);  // wake a sleeping grace period first: it may be waiting for us
+    rcu_unlock_slow(d, c);  // wake a sleeping grace period first: it may be waiting for us
     drive_and_run(d);    // the drive this thread owes since it retired inside its region
     return;
   }
-  if (acc::flags(d).load(std::memory_order_seq_cst) != 0) rcu_unlock_slow(d);
+  if (acc::flags(d).load(std::memory_order_seq_cst) != 0) rcu_unlock_slow(d, c);
 }
 
 // MR-40: every lock() counts itself in a plain domain-wide statistic (a data race).

@@ -67,6 +67,7 @@ struct rcu_reader_tls {
   std::atomic<std::uint64_t> ctr{kRcuUnregistered};  // written by the owner only
   rcu_reader_tls* prev = nullptr;                    // registry links (registry lock)
   rcu_reader_tls* next = nullptr;
+  std::uint32_t yielded_at = 0;  // the grace-period sleep it last yielded for (owner only)
 };
 inline thread_local constinit rcu_reader_tls tls_rcu_reader
     __attribute__((tls_model("initial-exec")));
@@ -83,7 +84,7 @@ struct rcu_cb_node {
 
 // Out of line (src/rcu_readers.cpp, rcu_callbacks.cpp).
 void rcu_lock_slow(rcu_domain& dom) noexcept;             // first lock(); symmetric mode
-void rcu_unlock_slow(rcu_domain& dom) noexcept;           // wake a grace period / run callbacks
+void rcu_unlock_slow(rcu_domain& dom, std::uint64_t region) noexcept;  // `region`: its word
 void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the special/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
 void mutant_count_region() noexcept;                       // MR-40 only
