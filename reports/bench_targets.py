@@ -82,3 +82,52 @@ def judge_targets(table: BenchTable) -> list[Judged]:
             result.against_ns = against[target.against_impl]
         judged.append(result)
     return judged
+
+
+# ------------------------------------------------------------------------------- ceilings
+# A latency that the scheduler, not the machine's speed, sets has no meaningful ratio: the
+# peers wait for the same preempted readers (or time out). Such a target is an absolute bound
+# on the reference's median of one case, on the project's machine kind (2 cores). A timeout
+# or a crash of the case is a miss (a verdict), never "not measured".
+#
+#     synchronize, oversubscribed   rcu/synchronize/readers:16, readers:64   <= 100 ms
+
+@dataclass(frozen=True)
+class Ceiling:
+    what: str
+    case: str  # the bench row (one thread), e.g. "rcu/synchronize/readers:16"
+    bound_ns: float
+
+
+CEILINGS = [
+    Ceiling("rcu_synchronize beside 16 readers spinning in regions (2 cores)",
+            "rcu/synchronize/readers:16", 100e6),
+    Ceiling("rcu_synchronize beside 64 readers spinning in regions (2 cores)",
+            "rcu/synchronize/readers:64", 100e6),
+]
+
+
+@dataclass
+class JudgedCeiling:
+    ceiling: Ceiling
+    reference_ns: float | None = None
+    status: str = ""  # the reference's cell status ("" when the case is not in the run)
+
+    @property
+    def outcome(self) -> str:
+        if self.reference_ns is not None:
+            return "met" if self.reference_ns <= self.ceiling.bound_ns else "missed"
+        return "missed" if self.status in ("timeout", "failed") else "not measured"
+
+
+def judge_ceilings(table: BenchTable) -> list[JudgedCeiling]:
+    judged = []
+    for ceiling in CEILINGS:
+        result = JudgedCeiling(ceiling)
+        if (ceiling.case, 1) in table.rows:
+            cell = table.cells.get((table.rows.index((ceiling.case, 1)), REFERENCE))
+            if cell is not None:
+                result.status = cell.status
+                result.reference_ns = cell.median_ns if cell.status == "ok" else None
+        judged.append(result)
+    return judged

@@ -70,6 +70,7 @@ class Curve:
     flatness: list[Flatness] = field(default_factory=list)
     colours: dict[str, str] = field(default_factory=dict)  # impl -> its colour in every chart
     measure: str = "time"  # "time" (median ns per operation) or "peak unreclaimed" (objects)
+    timeouts: dict[str, list[int]] = field(default_factory=dict)  # impl -> xs it timed out at
 
     @property
     def key(self) -> str:
@@ -135,8 +136,12 @@ def bench_curves(table: BenchTable) -> list[Curve]:
                           promise=FLAT_PROMISES.get((family, quantity), "") if measure == "time" else "")
             for impl in table.impls:
                 values = [measured(table.cells.get((points[x], impl)), measure) for x in xs]
-                if any(v is not None for v in values):
+                timed_out = [x for x in xs if measure == "time" and
+                             getattr(table.cells.get((points[x], impl)), "status", "") == "timeout"]
+                if any(v is not None for v in values) or timed_out:
                     curve.series[impl] = values
+                if timed_out:
+                    curve.timeouts[impl] = timed_out
             if curve.series:
                 if curve.promise:
                     curve.flatness = judge_flatness(curve)
@@ -172,8 +177,10 @@ def tick_label(exponent: int, nanoseconds: bool) -> str:
 
 
 def chart(curve: Curve) -> dict:
-    """The SVG geometry of one curve: axes with decade ticks, one polyline per implementation."""
-    values = [v for vs in curve.series.values() for v in vs if v is not None]
+    """The SVG geometry of one curve: axes with decade ticks, one polyline per implementation,
+    and a cross on the top edge where an implementation timed out (its result there: a
+    verdict, drawn above every measured point)."""
+    values = [v for vs in curve.series.values() for v in vs if v is not None] or [1.0]
     x_low, x_high = decades([float(x) for x in curve.xs])
     y_low, y_high = decades(values)
     x_axis = Axis(x_low, x_high, LEFT, WIDTH - RIGHT)
@@ -186,6 +193,8 @@ def chart(curve: Curve) -> dict:
                       "points": " ".join(f"{px},{py}" for px, py, _, _ in points),
                       "dots": [{"x": px, "y": py, "title": f"{impl}: {shown(v)} at {x}"}
                                for px, py, x, v in points],
+                      "timeouts": [{"x": x_axis.at(x), "y": TOP, "title": f"{impl}: timed out at {x}"}
+                                   for x in curve.timeouts.get(impl, [])],
                       "legend_y": TOP + 14 * n + 8})
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT,
             "top": TOP, "bottom": HEIGHT - BOTTOM,

@@ -11,7 +11,7 @@ import jinja2
 
 from reports import expectations, protocol, soak
 from reports.bench import bench_table
-from reports.bench_targets import judge_targets
+from reports.bench_targets import judge_ceilings, judge_targets
 from reports.curves import bench_curves, chart, comparison_chart
 from reports.epoch_ends import epoch_ends
 from reports.classify import excerpt_of, parse_test_name
@@ -129,4 +129,5 @@ def report_html(report: Report) -> str:
         bench=table, curves=bench_curves(table) if table else [], chart=chart,
         comparison=comparison_chart(table) if table else None,
         targets=judge_targets(table) if table else [],
+        ceilings=judge_ceilings(table) if table else [],
         soak=soak_rounds(report) if report.soak is not None else None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reports import expectations, protocol, soak
 from reports.bench import bench_table
-from reports.bench_targets import judge_targets
+from reports.bench_targets import judge_ceilings, judge_targets
 from reports.curves import bench_curves
 from reports.epoch_ends import epoch_ends
 from reports.facts import (findings, impl_verdict, run_line, run_verdict, runtime_caveat, runtime_line,
@@ -128,6 +128,7 @@ def bench_markdown(report: Report) -> str:
                 cells.append(md_escape(c.status))
         md += "|" + "".join(f" {c} |" for c in cells) + "\n"
     md += reference_targets(table)
+    md += reference_ceilings(table)
     md += promised_shapes(table)
     md += notes_section(report)
     return md + ("\nFull table with the reasons of every n/a and the charts of every curve: "
@@ -145,6 +146,18 @@ def reference_targets(table) -> str:
         ratio = f"{fixed(j.ratio, 2)}×" if j.ratio is not None else ""
         md += (f"| {md_escape(j.target.what)} | {format_ns(j.reference_ns)} | {against} | {ratio} | "
                f"≤ {j.target.bound}× | {j.outcome} |\n")
+    return md
+
+
+def reference_ceilings(table) -> str:
+    """The reference's absolute bounds on a median of this run (a timeout is a miss)."""
+    judged = [j for j in judge_ceilings(table) if j.outcome != "not measured"]
+    if not judged:
+        return ""
+    md = "\n| the reference's ceiling | reference | bound | outcome |\n|---|---|---|---|\n"
+    for j in judged:
+        shown = format_ns(j.reference_ns) if j.reference_ns is not None else j.status
+        md += f"| {md_escape(j.ceiling.what)} | {shown} | ≤ {format_ns(j.ceiling.bound_ns)} | {j.outcome} |\n"
     return md
 
 

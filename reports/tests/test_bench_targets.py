@@ -4,7 +4,7 @@ missed or not measured, never met without both measurements."""
 from __future__ import annotations
 
 from reports.bench import bench_table
-from reports.bench_targets import judge_targets
+from reports.bench_targets import judge_ceilings, judge_targets
 
 
 def table(cells: dict[tuple[str, str], float]) -> object:
@@ -39,3 +39,27 @@ def test_the_read_side_is_judged_against_liburcu_at_its_best_not_its_adapter():
     got = outcomes({("rcu/lock_unlock", "reference"): 1.0, ("rcu/lock_unlock", "liburcu"): 5.0,
                     ("rcu/lock_unlock", "liburcu-native"): 0.8})
     assert got["rcu/lock_unlock"] == ("missed", "liburcu-native rcu/lock_unlock")  # 1.25 > 1.1
+
+
+def ceilings(entries: list[dict]) -> dict[str, str]:
+    judged = judge_ceilings(bench_table({"benchmarks": entries}))
+    return {j.ceiling.case: j.outcome for j in judged}
+
+
+def test_a_ceiling_is_an_absolute_bound_and_a_timeout_misses_it():
+    got = ceilings([
+        {"benchmark": "rcu/synchronize/readers:16", "threads": 1, "implementation": "reference",
+         "status": "ok", "median_ns": 99e6},
+        {"benchmark": "rcu/synchronize/readers:64", "threads": 1, "implementation": "reference",
+         "status": "timeout", "reason": "did not finish within 20 s"}])
+    assert got == {"rcu/synchronize/readers:16": "met", "rcu/synchronize/readers:64": "missed"}
+
+
+def test_a_ceiling_without_the_reference_is_not_measured_and_a_peer_does_not_count():
+    got = ceilings([{"benchmark": "rcu/synchronize/readers:16", "threads": 1,
+                     "implementation": "libcds", "status": "ok", "median_ns": 1e6}])
+    assert got == {"rcu/synchronize/readers:16": "not measured",
+                   "rcu/synchronize/readers:64": "not measured"}
+    got = ceilings([{"benchmark": "rcu/synchronize/readers:64", "threads": 1,
+                     "implementation": "reference", "status": "ok", "median_ns": 101e6}])
+    assert got["rcu/synchronize/readers:64"] == "missed"

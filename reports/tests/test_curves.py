@@ -102,3 +102,18 @@ def test_each_curve_is_also_a_standalone_svg_file(rendered):
     svg = (charts / "hp_reset_protection-live.svg").read_text()
     assert svg.lstrip().startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
     assert svg.count("<polyline") == 2 and "live hazard pointers" in svg
+
+
+def test_a_timeout_is_drawn_as_a_cross_on_the_top_edge():
+    entries = [{"benchmark": f"rcu/synchronize/readers:{n}", "threads": 1, "implementation": impl,
+                "time": "real", "status": "ok", "median_ns": 1e6 * n}
+               for n in (1, 16, 64) for impl in ("reference", "scan") if (impl, n) != ("scan", 64)]
+    entries.append({"benchmark": "rcu/synchronize/readers:64", "threads": 1, "implementation": "scan",
+                    "time": "real", "status": "timeout", "reason": "did not finish within 20 s"})
+    [curve] = bench_curves(bench_table({"benchmarks": entries}))
+    assert curve.timeouts == {"scan": [64]} and curve.series["scan"][-1] is None
+    g = chart(curve)
+    scan = next(line for line in g["lines"] if line["impl"] == "scan")
+    [cross] = scan["timeouts"]
+    assert cross["y"] == g["top"] and cross["x"] == max(d["x"] for d in scan["dots"] + [cross])
+    assert "timed out at 64" in cross["title"]

@@ -18,7 +18,10 @@
 //   rcu/lock_unlock                  also at 4 and 8 threads (oversubscribed on 2 cores): the
 //                                    read side must not slow down with more readers
 //   rcu/synchronize/readers:N        rcu_synchronize() latency while N other threads run
-//                                    back-to-back empty regions (1 to 16: oversubscribed)
+//                                    back-to-back empty regions (1 to 64; from 2 on, with
+//                                    the caller, more threads than the 2 cores of the
+//                                    project's machine: readers are preempted inside their
+//                                    regions, and a grace period waits until they run again)
 //   rcu/synchronize/region_us:L      rcu_synchronize() latency just after one reader entered
 //                                    a region of L microseconds: L plus the grace period's delay
 //                                    in noticing that the region ended
@@ -82,8 +85,11 @@ constexpr auto kLongRegion = std::chrono::microseconds(50);
 // scheduler.
 class ReaderThreads {
  public:
+  // Returns once every reader has begun its first region: registration and thread start-up
+  // (64 threads take a while on 2 cores) stay out of the timing.
   ReaderThreads(int count, std::chrono::microseconds region) {
     for (int i = 0; i < count; ++i) threads_.emplace_back([this, region] { run_regions(region); });
+    while (threads_running_.load(std::memory_order_acquire) < count) std::this_thread::yield();
   }
   ~ReaderThreads() {
     stop_.store(true, std::memory_order_relaxed);
@@ -103,6 +109,8 @@ class ReaderThreads {
  private:
   void run_regions(std::chrono::microseconds region) {
     sut::rcu_domain& dom = sut::rcu_default_domain();
+    register_reader_thread();
+    threads_running_.fetch_add(1, std::memory_order_release);
     while (!stop_.load(std::memory_order_relaxed)) {
       dom.lock();
       regions_started_.fetch_add(1, std::memory_order_release);
@@ -114,6 +122,7 @@ class ReaderThreads {
   }
 
   std::atomic<bool> stop_{false};
+  std::atomic<int> threads_running_{0};
   std::atomic<unsigned long> regions_started_{0};
   std::vector<std::thread> threads_;
 };
@@ -171,5 +180,5 @@ SAFERECL_BENCH(nested_lock_unlock, "rcu/nested_lock_unlock");
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(synchronize_long_reader, "rcu/synchronize_long_reader");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
-SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16);
+SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16, 32, 64);
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_region, "rcu/synchronize", "region_us", 1, 10, 100, 1000);

@@ -44,8 +44,26 @@
 // before the grace period are waited for (a region that began between 1 and 4 may be waited
 // for too: that is bounded). Waiting spins briefly (128 scans with a pause, no sched_yield,
 // which would hand a busy reader a whole time slice) and then sleeps on a futex: it sets
-// "writer waiting" in the domain flags, issues heavy_fence(), rescans, and sleeps; the
-// outermost unlock() that sees the flag clears it and wakes the writer (one wake per sleep).
+// "writer waiting" in the domain flags, issues heavy_fence(), rescans, and sleeps. Every
+// outermost unlock() that sees the flag goes out of line; the one that ends a region the
+// wait may be waiting for (a region of the other phase than the domain's) clears the flag
+// and wakes the writer (one wake per sleep). The end of a region of the current phase does
+// not: such a wake-up would be for nothing, and a writer woken by every unlock never sleeps.
+//
+// OVERSUBSCRIPTION. With more busy threads than cores, a reader is preempted wherever its
+// time slice ends -- inside a region as likely as not, when its loop is mostly region -- and
+// a grace period that began meanwhile waits until the scheduler runs it again: a whole round
+// of the run queue, ~N x 3 ms / cores with N busy threads (measured on 2 cores at 16
+// spinning readers: 72 ms median, blocked by 1.6 preempted readers per grace period, 50 ms
+// each; at 64 readers 357 ms). The writer made it worse: every unlock woke it, so its futex
+// sleep returned at once (~195 wake-ups and membarriers per grace period) and it competed
+// for the cores as one more busy thread (16 readers, 3 s: 0.19 s on a core, 2.9 s waiting
+// for one). Two measures: only the end of an awaited region wakes the writer (above), and
+// an outermost unlock() that finds the writer asleep yields the processor (sched_yield),
+// once per sleep of the writer. A yielding reader is descheduled outside its regions, where
+// it holds no grace period up, and the readers preempted inside one get the core sooner.
+// The read side's fast path is unchanged; the yield is one system call per reader per
+// writer sleep, which returns at once on a core with nothing else to run.
 // rcu_synchronize() takes a snapshot target of gp_seq (the end of the next grace period that
 // starts after the call) and drives grace periods until gp_seq reaches it. Callers that
 // arrive while a grace period runs do not queue on the mutex, which is not fair: they sleep
@@ -88,7 +106,9 @@
 // GUARANTEES / COSTS (x86-64, membarrier available).
 //   lock+unlock pair:  ~1 ns; nested pair ~2.5 ns (its depth is a store-to-load chain).
 //   rcu_synchronize:   one membarrier (0.3 us alone, ~11 us with other threads running) plus
-//                      two registry scans when no reader is in the way.
+//                      two registry scans when no reader is in the way. Beside 16 or 64
+//                      threads spinning in regions on 2 cores: see the top README's
+//                      benchmark section (rcu/synchronize/readers:N).
 //   retire:            a queue lock; per 1024 retires outside regions one grace period.
 //   rcu_retire:        retire plus one allocation; a null p and any move-constructible,
 //                      callable-with-T* deleter are accepted.
@@ -121,7 +141,11 @@
 // (d) Writer sleep vs. reader wake-up (StoreLoad both ways). The writer sets "waiting", runs
 //     heavy_fence(), rescans and then sleeps on a futex word read *before* the rescan; the
 //     reader stores 0, light_fence(), loads the flags. Either the rescan sees the reader
-//     leave, or the reader sees the flag and bumps the futex word, so the sleep returns.
+//     leave, or the reader sees the flag and bumps the futex word, so the sleep returns. A
+//     reader that sees the flag reads the domain word after it (acquire), so it reads the
+//     phase of the sleeping wait or of a later one; the wait is for regions of the other
+//     phase, so a region of the phase read was not awaited by it (or the wait is over: the
+//     next flip comes only after it), and only a region of the other phase needs to wake it.
 // (e) Without membarrier the special bit makes readers issue a seq_cst fence after publishing
 //     (and before loading the flags, out of line), heavy_fence() is a seq_cst fence, and
 //     (a)/(d) are the classic SC-fence Dekker arguments. Under ThreadSanitizer, which does not model fences, reader stores,
@@ -278,7 +302,7 @@ class rcu_domain {
   friend rcu_domain& rcu_default_domain() noexcept;
   friend struct detail::rcu_domain_access;
 
-  static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu.cpp
+  static rcu_domain s_default_;  // defined (constant-initialized) in src/rcu_process.cpp
 
   // Read by every outermost lock (gp_ctr_) and unlock (flags_); written once per grace
   // period (and per writer sleep). Kept on a line of their own.
@@ -337,12 +361,12 @@ inline void rcu_domain::unlock() noexcept {
     else w.store(0, detail::kRcuPublish);
     std::atomic_signal_fence(std::memory_order_seq_cst);  // light fence, membarrier mode
     if (__builtin_expect(flags_.load(detail::kRcuFlagsLoad) != 0, 0))
-      detail::rcu_unlock_slow(*this);
+      detail::rcu_unlock_slow(*this, c);
   } else if (__builtin_expect((c & detail::kRcuDepthMask) != 1, 1) &&
              !SAFERECL_MUTANT("MR-06")) {  // nested
     w.store(c - 1, detail::kRcuPublish);
     if (SAFERECL_MUTANT("MR-11") && flags_.load(detail::kRcuFlagsLoad) != 0)  // inner unlock
-      detail::rcu_unlock_slow(*this);                                        // runs callbacks
+      detail::rcu_unlock_slow(*this, c);                                     // runs callbacks
   } else {  // depth 1 in symmetric mode, or owing work
     detail::rcu_unlock_outermost_slow(*this);
   }

@@ -1,6 +1,6 @@
 // saferecl/detail/rcu_reader.hpp -- the pieces of the RCU implementation that the inline read
 // side and the header templates need: reader records, the thread's record pointer, the
-// callback node, and the out-of-line entry points of src/rcu.cpp.
+// callback node, and the out-of-line entry points of src/rcu_*.cpp.
 //
 // See the comment at the top of saferecl/rcu.hpp for the algorithm.
 #pragma once
@@ -48,8 +48,8 @@ inline constexpr std::memory_order kRcuFlagsLoad =
 // NB-R20, a conforming variant (adapters/mutants/): the reader publishes its word with
 // relaxed stores ordered by fences, as fence-based RCUs do: a seq_cst fence after the store
 // that begins a region (the StoreLoad step), a release fence before the store that ends it;
-// the grace period scans with relaxed loads between seq_cst fences (src/rcu.cpp). Valid C++
-// ([atomics.fences]/2), and invisible to a TSan without a fence model.
+// the grace period scans with relaxed loads between seq_cst fences (src/rcu_readers.cpp).
+// Valid C++ ([atomics.fences]/2), and invisible to a TSan without a fence model.
 inline void rcu_enter_by_fence(std::atomic<std::uint64_t>& word, std::uint64_t value) noexcept {
   word.store(value, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -67,6 +67,7 @@ struct rcu_reader_tls {
   std::atomic<std::uint64_t> ctr{kRcuUnregistered};  // written by the owner only
   rcu_reader_tls* prev = nullptr;                    // registry links (registry lock)
   rcu_reader_tls* next = nullptr;
+  std::uint32_t yielded_at = 0;  // the grace-period sleep it last yielded for (owner only)
 };
 inline thread_local constinit rcu_reader_tls tls_rcu_reader
     __attribute__((tls_model("initial-exec")));
@@ -81,13 +82,13 @@ struct rcu_cb_node {
   std::uint64_t seq;                      // position in the domain's queue
 };
 
-// Out of line (src/rcu.cpp).
+// Out of line (src/rcu_readers.cpp, rcu_callbacks.cpp).
 void rcu_lock_slow(rcu_domain& dom) noexcept;             // first lock(); symmetric mode
-void rcu_unlock_slow(rcu_domain& dom) noexcept;           // wake a grace period / run callbacks
+void rcu_unlock_slow(rcu_domain& dom, std::uint64_t region) noexcept;  // `region`: its word
 void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the special/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
 void mutant_count_region() noexcept;                       // MR-40 only
 
-struct rcu_domain_access;  // src/rcu.cpp's view of rcu_domain's private state
+struct rcu_domain_access;  // src/rcu_*.cpp's view of rcu_domain's private state
 
 }  // namespace saferecl::detail

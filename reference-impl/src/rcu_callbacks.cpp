@@ -1,0 +1,289 @@
+// rcu_callbacks.cpp -- <rcu>, the callback queue: retire() and rcu_retire() append to it,
+// executors detach its runnable prefix and run the deleters outside every internal lock, and
+// rcu_barrier() waits until every earlier evaluation has finished. Also the callback thread
+// of the conforming variants NB-R4 and NB-R10.
+#include "rcu_internal.hpp"
+
+#include <chrono>
+#include <optional>
+
+namespace saferecl::detail {
+namespace rcu_impl {
+
+thread_local constinit bool t_in_executor = false;
+
+// ------------------------------------------------------------------- teardown (MR-25 only)
+void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops what is queued
+  g.cb_lock.lock();
+  g.head = g.tail = nullptr;
+  g.taken_count = g.enq_count;
+  g.torn_down = true;
+  g.cb_lock.unlock();
+}
+
+// Sets the ready hint when the queue head has become runnable.
+void publish_ready_hint(rcu_domain& d) noexcept {
+  if (g.head_snap.load(std::memory_order_seq_cst) <= g.gp_seq.load(std::memory_order_seq_cst))
+    acc::flags(d).fetch_or(kRcuCallbacksReady, std::memory_order_seq_cst);
+}
+
+
+// ----------------------------------------------------------------------------- executor
+// Detaches the runnable prefix of the queue and runs it outside every internal lock.
+// Returns false when nothing was runnable (or the lock was busy and `wait` is false).
+bool run_ready(rcu_domain& d, bool wait) noexcept {
+  if (wait) g.cb_lock.lock();
+  else if (!g.cb_lock.try_lock()) return false;
+  acc::flags(d).fetch_and(~kRcuCallbacksReady, std::memory_order_seq_cst);
+  const u64 done = g.gp_seq.load(std::memory_order_seq_cst);
+  rcu_cb_node* const first = g.head;
+  rcu_cb_node* last = nullptr;
+  u64 n = 0;
+  for (rcu_cb_node* p = first; p != nullptr && p->snap <= done; p = p->next) { last = p; ++n; }
+  if (n == 0) {
+    g.cb_lock.unlock();
+    return false;
+  }
+  if (SAFERECL_MUTANT("MR-22")) {  // splice off by one: the last node stays queued
+    g.head = last;
+    g.taken_count += n - 1;
+  } else {
+    g.head = last->next;
+    if (g.head == nullptr) g.tail = nullptr;
+    g.taken_count += n;
+  }
+  g.head_snap.store(g.head ? g.head->snap : ~u64{0}, std::memory_order_seq_cst);
+  publish_ready_hint(d);
+  inflight_ticket t{first->seq, &t_in_executor, nullptr, g.inflight};
+  if (g.inflight) g.inflight->prev = &t;
+  g.inflight = &t;
+  const bool hold = SAFERECL_MUTANT("MR-10");  // deleters run under the queue lock
+  if (!hold) g.cb_lock.unlock();
+
+  const bool outer = t_in_executor;
+  t_in_executor = true;
+  const u64 batch = n;
+  for (rcu_cb_node* p = first; n-- > 0;) {
+    rcu_cb_node* nx = p->next;  // p is gone after invoke
+    p->invoke(p);
+    p = nx;
+  }
+  t_in_executor = outer;
+
+  if (!hold) g.cb_lock.lock();
+  g.finished_count += batch;
+  if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
+  if (t.next) t.next->prev = t.prev;
+  const bool wake = g.barrier_waiters != 0;
+  if (wake) g.barrier_futex.fetch_add(1, std::memory_order_release);
+  g.cb_lock.unlock();
+  if (wake) futex_wake_all(g.barrier_futex);
+  return true;
+}
+
+u64 pending_count() noexcept {
+  g.cb_lock.lock();
+  const u64 n = g.enq_count - g.taken_count;
+  g.cb_lock.unlock();
+  return n;
+}
+
+bool in_own_region() noexcept {
+  const u64 c = tls_rcu_reader.ctr.load(std::memory_order_relaxed);
+  return c != kRcuUnregistered && (c & kRcuDepthMask) != 0;
+}
+
+// Drives a grace period covering everything queued so far, then runs what is runnable.
+void drive_and_run(rcu_domain& d) noexcept {
+  g.cb_lock.lock();
+  const u64 target = g.tail ? g.tail->snap : 0;
+  g.cb_lock.unlock();
+  drive_until(d, target);
+  run_ready(d, true);
+}
+
+// ------------------------------------------------------- NB-R4: a dedicated callback thread
+// Conforming variant: one process-wide thread runs every deleter; retire, rcu_retire and
+// unlock only queue, and rcu_barrier waits for that thread instead of running deleters
+// itself (it still drives grace periods, as any caller may). Stopped and joined at exit,
+// after which barriers run deleters themselves; started afresh in a forked child.
+std::atomic<bool> g_worker_started{false};
+std::atomic<bool> g_worker_stop{false};
+std::atomic<pid_t> g_worker_pid{0};
+pthread_t g_worker_thread;
+
+// NB-R10 only: how many rcu_barrier callers wait for the worker; while any does, the lazy
+// worker stops batching.
+std::atomic<int> g_worker_hurry{0};
+struct worker_hurry {
+  worker_hurry() noexcept { g_worker_hurry.fetch_add(1, std::memory_order_acq_rel); }
+  ~worker_hurry() { g_worker_hurry.fetch_sub(1, std::memory_order_acq_rel); }
+  worker_hurry(const worker_hurry&) = delete;
+  worker_hurry& operator=(const worker_hurry&) = delete;
+};
+
+// NB-R10 (conforming): the worker batches lazily. Once callbacks are pending it lets more
+// arrive for up to 50 ms before it drives a grace period and runs the ready ones, as a
+// power-saving callback thread does; a waiting rcu_barrier cuts the delay short.
+// Timed by the clock, not by counting sleeps: under load a 1 ms sleep takes far longer.
+void lazy_batch_delay() noexcept {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  while (std::chrono::steady_clock::now() < until) {
+    if (g_worker_hurry.load(std::memory_order_acquire) != 0 ||
+        g_worker_stop.load(std::memory_order_acquire))
+      return;
+    ::usleep(1000);
+  }
+}
+
+void* callback_worker_main(void*) {
+  rcu_domain& d = rcu_default_domain();
+  while (!g_worker_stop.load(std::memory_order_acquire)) {
+    if (pending_count() != 0) {
+      if (SAFERECL_MUTANT("NB-R10")) lazy_batch_delay();
+      drive_and_run(d);
+    } else {
+      ::usleep(200);
+    }
+  }
+  return nullptr;
+}
+
+void stop_callback_worker() noexcept {
+  if (g_worker_pid.load() != ::getpid()) return;  // not started in this process
+  g_worker_stop.store(true, std::memory_order_release);
+  ::pthread_join(g_worker_thread, nullptr);
+  g_worker_pid.store(0);
+}
+
+// NB-R10 only: this process is a forked child, which gets no callback thread (its callers
+// run deleters themselves, as after exit): no thread is started after a fork.
+std::atomic<bool> g_worker_forked{false};
+
+void callback_worker_fork_child() noexcept {
+  g_worker_started.store(false);
+  g_worker_stop.store(false);
+  g_worker_pid.store(0);
+  g_worker_forked.store(true);
+}
+
+// NB-R4 and NB-R10 only: true while the worker runs deleters (started here on first use).
+bool callback_worker_runs() noexcept {
+  const bool lazy = SAFERECL_MUTANT("NB-R10");
+  if (!SAFERECL_MUTANT("NB-R4") && !lazy) return false;
+  if (lazy && g_worker_forked.load(std::memory_order_relaxed)) return false;
+  if (g_worker_started.load(std::memory_order_acquire))
+    return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
+  bool expected = false;
+  if (g_worker_started.compare_exchange_strong(expected, true)) {
+    static std::atomic<bool> hooks{false};
+    if (!hooks.exchange(true)) {
+      (void)std::atexit(&stop_callback_worker);
+      (void)::pthread_atfork(nullptr, nullptr, &callback_worker_fork_child);
+    }
+    if (::pthread_create(&g_worker_thread, nullptr, &callback_worker_main, nullptr) != 0) {
+      g_worker_started.store(false);
+      return false;
+    }
+    g_worker_pid.store(::getpid());
+    return true;
+  }
+  return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
+}
+
+
+}  // namespace rcu_impl
+
+using namespace rcu_impl;
+
+
+void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
+  ensure_init();
+  if (SAFERECL_MUTANT("MR-02")) { n->invoke(n); return; }  // deleter runs inside retire
+  light_fence();  // (a): the caller's unlink before the snapshot of gp_seq
+  g.cb_lock.lock();
+  if (g.torn_down) { g.cb_lock.unlock(); return; }  // MR-25 only: dropped
+  const u64 s = g.gp_seq.load(std::memory_order_seq_cst);
+  const u64 target = SAFERECL_MUTANT("MR-04") ? target_joining(s) : target_after(s);
+  n->snap = target;
+  n->seq = g.enq_count++;
+  n->next = nullptr;
+  if (g.tail) {
+    g.tail->next = n;
+  } else {
+    g.head = n;
+    g.head_snap.store(target, std::memory_order_seq_cst);
+  }
+  g.tail = n;
+  const u64 pending = g.enq_count - g.taken_count;
+  g.cb_lock.unlock();
+  // n may already be running on another thread: do not touch it any more.
+
+  // NB-R3 (conforming): no early start; a barrier then waits for regions begun after this.
+  if (!SAFERECL_MUTANT("NB-R3")) begin_grace_period_early(d);
+  const bool over = pending >= kRcuRetireThreshold;
+  if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
+  if (t_in_executor || SAFERECL_MUTANT("NB-R2")) return;  // a deleter's retire only queues
+  if (callback_worker_runs()) return;  // NB-R4: the worker drives and runs
+  if (in_own_region()) {      // never run or wait inside one's own region: defer
+    std::atomic<u64>& w = tls_rcu_reader.ctr;  // the outermost unlock drives instead
+    if (over) w.store(w.load(std::memory_order_relaxed) | kRcuOwesBit, kRcuPublish);
+    return;
+  }
+  if (over) {
+    drive_until(d, target);
+    run_ready(d, true);
+  } else if ((acc::flags(d).load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) {
+    run_ready(d, false);
+  }
+}
+
+}  // namespace saferecl::detail
+
+namespace saferecl {
+
+void rcu_barrier(rcu_domain& d) noexcept {
+  using detail::g;
+  if (SAFERECL_MUTANT("MR-28")) return rcu_synchronize(d);  // waits for runnable, not for run
+  detail::ensure_init();
+  if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
+  g.cb_lock.lock();
+  const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
+  const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
+  std::optional<detail::worker_hurry> hurry;
+  for (;;) {  // cb_lock held at the top of each round
+    if (g.taken_count < target) {  // some are still queued: make them runnable, run them
+      g.cb_lock.unlock();
+      detail::drive_until(d, target_snap);
+      if (detail::callback_worker_runs()) {  // NB-R4, NB-R10: the worker runs them; poll
+        if (!hurry) hurry.emplace();  // NB-R10: a barrier waits, stop batching
+        ::usleep(100);
+        g.cb_lock.lock();
+        continue;
+      }
+      const bool locked = SAFERECL_MUTANT("MR-37");  // deleters run inside the GP section
+      if (locked) { g.gp_lock.lock(); g.reg_lock.lock(); }
+      detail::run_ready(d, true);
+      if (locked) { g.reg_lock.unlock(); detail::release_gp_lock(); }
+      g.cb_lock.lock();
+      continue;
+    }
+    bool older_inflight = false;
+    if (SAFERECL_MUTANT("MR-61")) {  // MR-61: waits for a count of finished evaluations, so
+      older_inflight = g.finished_count < target;  // later ones finishing elsewhere count
+    } else if (!SAFERECL_MUTANT("MR-12")) {  // MR-12: ignores evaluations others are running
+      for (detail::inflight_ticket* t = g.inflight; t; t = t->next)
+        if (t->lo < target) { older_inflight = true; break; }
+    }
+    if (!older_inflight && !SAFERECL_MUTANT("MR-29")) break;  // MR-29: sleeps unconditionally
+    const std::uint32_t seen = g.barrier_futex.load(std::memory_order_relaxed);
+    ++g.barrier_waiters;
+    g.cb_lock.unlock();
+    detail::futex_wait(g.barrier_futex, seen);
+    g.cb_lock.lock();
+    --g.barrier_waiters;
+  }
+  g.cb_lock.unlock();
+}
+
+}  // namespace saferecl
