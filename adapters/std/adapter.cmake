@@ -105,6 +105,10 @@ function(_saferecl_std_unavailable_reason out)
   _saferecl_std_header_problem(rcu rcu __cpp_lib_rcu "${_std_has_rcu}")
   saferecl_probe_compile_flags(compile_flags ${_std_flags})
   saferecl_probe_link_flags(link_flags)
+  # One command line compiles and links: the sanitizer's flags, which both steps take, once.
+  if(SAFERECL_SANITIZER_FLAGS)
+    list(REMOVE_ITEM link_flags ${SAFERECL_SANITIZER_FLAGS})
+  endif()
   list(TRANSFORM SAFERECL_STD_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE includes)
   string(REPLACE ";" " " command
          "${CMAKE_CXX_COMPILER};${compile_flags};${includes};${link_flags};${SAFERECL_STD_LINK_LIBRARIES}")

@@ -69,19 +69,28 @@ int child_status() {
   return ok ? 0 : 1;
 }
 
-// Waits for the child up to `limit`; kills it if it hangs. Returns its exit status, or -1.
-int wait_for_child(pid_t child, std::chrono::seconds limit) {
+// Waits for the child up to `limit` (killing it if it hangs) and says how a failed child
+// ended, so that a failure names its cause. True if it exited with status 0.
+bool child_passed(pid_t child, int fork_index, std::chrono::seconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   int status = 0;
   while (::waitpid(child, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, 0);
-      return -1;
+      MESSAGE("child of fork ", fork_index, " hung: killed after ", limit.count(), " s");
+      return false;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (WIFEXITED(status))
+    MESSAGE("child of fork ", fork_index, " exited with status ", WEXITSTATUS(status),
+            " (1: a protected object was reclaimed, or a sanitizer's report, above)");
+  else
+    MESSAGE("child of fork ", fork_index, " was killed by signal ", WTERMSIG(status),
+            WTERMSIG(status) == SIGALRM ? " (its alarm: it hung)" : "");
+  return false;
 }
 
 }  // namespace
@@ -111,7 +120,7 @@ TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazar
       const pid_t child = ::fork();
       if (child == 0) std::_Exit(child_status());
       const auto child_limit = std::chrono::seconds(saferecl::test::child_alarm_seconds() + 1);
-      if (child < 0 || wait_for_child(child, child_limit) != 0) ++failed_children;
+      if (child < 0 || !child_passed(child, i, child_limit)) ++failed_children;
       fork_done.progressed();
     }
     done.set();
