@@ -52,7 +52,7 @@
 // state was torn down; every pass also takes the shared list.
 //
 // ============================================================================================
-// RECLAMATION PASS (src/hazard_pointer.cpp)
+// RECLAMATION PASS (src/hazard_reclamation.cpp)
 // ============================================================================================
 //
 //   1. detach the private list and take the shared list (exchange, acquire);

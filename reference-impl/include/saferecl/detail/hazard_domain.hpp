@@ -2,7 +2,7 @@
 //
 // Not a public header: the data structures behind saferecl::hazard_pointer and the inline
 // fast paths (protect, make/destroy through the per-thread cache, retire onto the
-// per-thread list). Everything that is not on a fast path lives in src/hazard_pointer.cpp.
+// per-thread list). Everything that is not on a fast path lives in src/hazard_*.cpp.
 // The design, its costs and its memory-ordering argument are described at the top of
 // saferecl/hazard_pointer.hpp.
 #pragma once
@@ -134,7 +134,7 @@ struct hazard_thread_state {
 inline constinit thread_local hazard_thread_state hazard_tls{};
 
 // ---------------------------------------------------------------------------------------
-// Out-of-line slow paths (src/hazard_pointer.cpp)
+// Out-of-line slow paths (src/hazard_*.cpp; src/hazard_internal.hpp says which file)
 // ---------------------------------------------------------------------------------------
 
 hazard_ref hazard_acquire_slow();                                // may throw bad_alloc
