@@ -45,7 +45,7 @@
 // noexcept for real. retire() pushes the object onto its thread's private list; when that
 // list reaches the threshold
 //
-//     theta(R) = max(1000, 2 * R)
+//     theta(R) = max(2048, 2 * R)
 //
 // the thread runs a reclamation pass. A shared, lock-free list (CAS push, exchange take)
 // collects the objects of exited threads and of retire() calls made after a thread's own
@@ -60,9 +60,12 @@
 //   3. snapshot every non-null hazard of every record (acquire loads) into a sorted
 //      array (a per-thread buffer reused across passes; if it cannot be allocated, each
 //      object is compared against the records directly instead);
-//   4. split the detached objects: key found in the snapshot -> kept, else -> doomed;
-//   5. run the deleters of the doomed objects, on this thread, each exactly once, with the
-//      complete-object pointer (the T*, which is also the key hazards are compared with);
+//   4. walk the detached objects once: an object whose key is in the snapshot is kept;
+//   5. every other object's deleter runs as the walk reaches it, on this thread, exactly
+//      once, with the complete-object pointer (the T*, which is also the key hazards are
+//      compared with); none runs before the snapshot is complete, and one walk instead of
+//      a split and a second walk over the doomed saves re-linking and re-reading a list
+//      that no longer fits in L1;
 //   6. push the kept objects back onto the private list and refresh the threshold;
 //   7. if the deleters retired so much that the list is again at the threshold, go to 1.
 //
@@ -147,7 +150,7 @@
 // BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
 // ============================================================================================
 //
-// With theta = max(1000, 2R) and L = the number of live threads whose private list is not
+// With theta = max(2048, 2R) and L = the number of live threads whose private list is not
 // empty, whenever no pass is running:
 //
 //     outstanding  <  (L + 1) * theta
@@ -159,6 +162,20 @@
 // new work and the per-object cost stays O(1). No particular object is ever guaranteed to
 // be reclaimed (the standard promises none); objects still held by a thread that never
 // retires again are reclaimed when it exits (by later passes).
+//
+// Why 2048 and not folly's 1000. A pass has one fixed cost that does not shrink with the
+// list, the membarrier, which interrupts every CPU running a thread of the process and
+// serializes concurrent callers on a kernel mutex; everything else (the walk, the deleters,
+// the allocator's frees) is per object. Profiled (perf, hp/retire, 2 threads, 1000): the
+// kernel's membarrier path took 16% of the samples; at 2048 it halves, at the price of
+// 1,048 more objects per retiring thread before the first pass. That keeps the bound well
+// inside what the qoi tests allow (HX-02: 32,768 per retiring thread plus 64 per hazard
+// pointer; H9: outstanding does not grow with the number retired) and the cascade (step 7)
+// untouched: a chain still drains in the first pass that reaches it. Latency, counted in
+// the thread's own retires, is 2048 instead of 1000 (at the benchmark's 15-30 ns per
+// retire, 30-60 us). What the pass does not amortize is the allocator: a batch of frees
+// overflows glibc's per-thread cache (7 chunks a size) into its shared bins, 70% of
+// retire's samples at one thread, which baseline/new_delete_deferred measures on its own.
 //
 // ============================================================================================
 // CONFORMANCE NOTES

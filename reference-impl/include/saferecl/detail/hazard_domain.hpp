@@ -36,8 +36,11 @@ namespace saferecl::detail {
 inline constexpr unsigned kHazardCacheSize = 8;
 
 // Lower bound of the reclamation threshold: a thread runs a pass when its private list
-// reaches max(kHazardMinThreshold, 2 * records). Annex B's "potential minimum" is 256.
-inline constexpr std::ptrdiff_t kHazardMinThreshold = 1000;
+// reaches max(kHazardMinThreshold, 2 * records). Annex B's "potential minimum" is 256. Each
+// pass costs one membarrier (an IPI to every CPU running a thread of the process); 2048
+// rather than folly's 1000 halves its share of retire at 2-8 threads (measured: 16% of the
+// samples at 1000); see "Bound" in saferecl/hazard_pointer.hpp for what it costs in memory.
+inline constexpr std::ptrdiff_t kHazardMinThreshold = 2048;
 
 // ---------------------------------------------------------------------------------------
 // Hazard records
