@@ -45,7 +45,7 @@
 // noexcept for real. retire() pushes the object onto its thread's private list; when that
 // list reaches the threshold
 //
-//     theta(R) = max(2048, 2 * R)
+//     theta(R) = max(4096, 2 * R)
 //
 // the thread runs a reclamation pass. A shared, lock-free list (CAS push, exchange take)
 // collects the objects of exited threads and of retire() calls made after a thread's own
@@ -150,7 +150,7 @@
 // BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
 // ============================================================================================
 //
-// With theta = max(2048, 2R) and L = the number of live threads whose private list is not
+// With theta = max(4096, 2R) and L = the number of live threads whose private list is not
 // empty, whenever no pass is running:
 //
 //     outstanding  <  (L + 1) * theta
@@ -163,19 +163,23 @@
 // be reclaimed (the standard promises none); objects still held by a thread that never
 // retires again are reclaimed when it exits (by later passes).
 //
-// Why 2048 and not folly's 1000. A pass has one fixed cost that does not shrink with the
-// list, the membarrier, which interrupts every CPU running a thread of the process and
-// serializes concurrent callers on a kernel mutex; everything else (the walk, the deleters,
-// the allocator's frees) is per object. Profiled (perf, hp/retire, 2 threads, 1000): the
-// kernel's membarrier path took 16% of the samples; at 2048 it halves, at the price of
-// 1,048 more objects per retiring thread before the first pass. That keeps the bound well
-// inside what the qoi tests allow (HX-02: 32,768 per retiring thread plus 64 per hazard
-// pointer; H9: outstanding does not grow with the number retired) and the cascade (step 7)
-// untouched: a chain still drains in the first pass that reaches it. Latency, counted in
-// the thread's own retires, is 2048 instead of 1000 (at the benchmark's 15-30 ns per
-// retire, 30-60 us). What the pass does not amortize is the allocator: a batch of frees
-// overflows glibc's per-thread cache (7 chunks a size) into its shared bins, 70% of
-// retire's samples at one thread, which baseline/new_delete_deferred measures on its own.
+// Why 4096 and not folly's 1000. A pass has one fixed cost that does not shrink with the
+// list, the membarrier: it interrupts every CPU running a thread of the process, waits for
+// each to answer, and serializes concurrent callers on a kernel mutex; everything else (the
+// walk, the deleters, the allocator's frees) is per object. Profiled (perf, hp/retire, 2
+// threads, floor 1000) the kernel's membarrier path held 16% of the samples, and on a
+// loaded machine the wait grows with it: hp/retire at 2 threads, load average 18-27, medians
+// of 5 alternating rounds, was 61 ns per object at 512, 38 at 2048, 30 at 4096 and 26 at
+// 8192, next to 27 for ck (whose readers pay a full fence on every protect instead: 13x
+// the reference's protect). 4096 takes most of that gain for 3,096 more objects per
+// retiring thread before its first pass: the bound stays far inside what the qoi tests allow
+// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer; H9: outstanding does not
+// grow with the number retired), and the cascade (step 7) is untouched: a chain still
+// drains in the first pass that reaches it. Latency, counted in the thread's own retires,
+// is 4096 instead of 1000 (at the benchmark's 12-30 ns per retire, 50-120 us). What the
+// pass does not amortize is the allocator: a batch of frees overflows glibc's per-thread
+// cache (7 chunks a size) into its shared bins, 70% of retire's samples at one thread,
+// which baseline/new_delete_deferred measures on its own.
 //
 // ============================================================================================
 // CONFORMANCE NOTES

@@ -37,10 +37,10 @@ inline constexpr unsigned kHazardCacheSize = 8;
 
 // Lower bound of the reclamation threshold: a thread runs a pass when its private list
 // reaches max(kHazardMinThreshold, 2 * records). Annex B's "potential minimum" is 256. Each
-// pass costs one membarrier (an IPI to every CPU running a thread of the process); 2048
-// rather than folly's 1000 halves its share of retire at 2-8 threads (measured: 16% of the
-// samples at 1000); see "Bound" in saferecl/hazard_pointer.hpp for what it costs in memory.
-inline constexpr std::ptrdiff_t kHazardMinThreshold = 2048;
+// pass costs one membarrier (an IPI to every CPU running a thread of the process), so the
+// floor is 4096 rather than folly's 1000; why, and what it costs in memory: "Bound" in
+// saferecl/hazard_pointer.hpp.
+inline constexpr std::ptrdiff_t kHazardMinThreshold = 4096;
 
 // ---------------------------------------------------------------------------------------
 // Hazard records
