@@ -318,13 +318,11 @@ class hazard_pointer {
     // try_protect in a loop, minus the reset on failure (the next publish overwrites it).
     T* p = src.load(std::memory_order_relaxed);
     if (SAFERECL_MUTANT("MH-52") && p == nullptr) return p;  // "nothing to protect": old hazard kept
-    for (;;) {
-      detail::hazard_publish(rec_, detail::hazard_key(p));
-      T* q = detail::hazard_reload(src);
-      if (q == p) [[likely]]
-        return p;
-      p = q;
-    }
+    detail::hazard_publish(rec_, detail::hazard_key(p));
+    T* q = detail::hazard_reload(src);
+    if (q == p) [[likely]]
+      return p;
+    return detail::hazard_protect_retry(rec_, q, src);
   }
 
   template <class T>
