@@ -1,14 +1,18 @@
-"""The reference implementation's performance targets, judged on one bench run: each is a ratio
-of two medians measured in the same run (alternating rounds), so machine speed cancels out.
+"""The reference's performance targets, judged on one bench run: each is a ratio of two
+medians measured in the same run (alternating rounds), so machine speed cancels out.
 
     read side          rcu/lock_unlock           <= 1.1 x liburcu's own inline read side
-    protect            hp/protect_reset          <= 1.1 x a relaxed store and an acquire reload
-    make + destroy     hp/make_destroy           <= 2   x the same two memory operations
+    protect            hp/protect_reset          <= 1.1 x a relaxed store, an acquire reload and
+                                                          a store (publish, validate, end)
+    make + destroy     hp/make_destroy           <= 1.5 x a pop and a push of a thread_local stack
     retire             hp/retire                 <= 1.5 x new + delete of a like object
+                                                 <= 1.5 x the same deleted 1,000 at a time
+                       hp/retire at 1, 2, 4, 8   <= 1   x the best native peer (a library's own
+                                                          API, <library>-native)
     deferred free      rcu/retire_barrier        <= 1   x the best other implementation
 
-All at one thread. A target whose comparison point is missing from the run (a library not
-installed, a filter) is "not measured", never met."""
+At one thread unless a thread count is given. A target whose comparison point is missing from
+the run (a library not installed, a filter) is "not measured", never met."""
 
 from __future__ import annotations
 
@@ -18,6 +22,8 @@ from reports.bench import BenchTable
 
 REFERENCE = "reference"
 BEST_PEER = "the best other implementation"
+BEST_NATIVE_PEER = "the best native peer"
+NATIVE_SUFFIX = "-native"
 
 
 @dataclass(frozen=True)
@@ -26,14 +32,25 @@ class Target:
     case: str
     bound: float
     against_case: str  # the comparison's case
-    against_impl: str  # whose measurement of it; BEST_PEER: the lowest of the others
+    against_impl: str  # whose measurement of it; BEST_PEER: the lowest of the others;
+    #                    BEST_NATIVE_PEER: the lowest of the <library>-native columns
+    threads: int = 1   # both medians at this thread count
+
+    @property
+    def anchor(self) -> str:
+        """Tells two targets on one case apart (a page anchor)."""
+        return f"{self.case}-{self.against_case}-{self.threads}"
 
 
 TARGETS = [
     Target("read-side lock + unlock", "rcu/lock_unlock", 1.1, "rcu/lock_unlock", "liburcu-native"),
-    Target("protect + reset_protection", "hp/protect_reset", 1.1, "baseline/relaxed_store_reload", REFERENCE),
-    Target("make_hazard_pointer + destroy", "hp/make_destroy", 2.0, "baseline/relaxed_store_reload", REFERENCE),
+    Target("protect + reset_protection", "hp/protect_reset", 1.1, "baseline/store_reload_clear", REFERENCE),
+    Target("make_hazard_pointer + destroy", "hp/make_destroy", 1.5, "baseline/tls_pop_push", REFERENCE),
     Target("retire (with new)", "hp/retire", 1.5, "baseline/new_delete", REFERENCE),
+    Target("retire (with new), against deletes in batches", "hp/retire", 1.5,
+           "baseline/new_delete_deferred", REFERENCE),
+    *(Target(f"retire (with new), {n} thread{'s' if n > 1 else ''}", "hp/retire", 1.0, "hp/retire",
+             BEST_NATIVE_PEER, threads=n) for n in (1, 2, 4, 8)),
     Target("rcu_retire + rcu_barrier, per object", "rcu/retire_barrier", 1.0, "rcu/retire_barrier", BEST_PEER),
 ]
 
@@ -58,22 +75,28 @@ class Judged:
         return "met" if self.ratio <= self.target.bound else "missed"
 
 
-def one_thread_medians(table: BenchTable, case: str) -> dict[str, float]:
-    """impl -> median of `case` at one thread, for the cells that have one."""
-    if (case, 1) not in table.rows:
+def medians(table: BenchTable, case: str, threads: int) -> dict[str, float]:
+    """impl -> median of `case` at `threads` threads, for the cells that have one."""
+    if (case, threads) not in table.rows:
         return {}
-    row = table.rows.index((case, 1))
+    row = table.rows.index((case, threads))
     return {impl: c.median_ns for (r, impl), c in table.cells.items()
             if r == row and c.status == "ok" and c.median_ns}
+
+
+def peers_of(target: Target, against: dict[str, float]) -> dict[str, float]:
+    """The measurements a BEST_PEER or BEST_NATIVE_PEER target picks the lowest of."""
+    return {impl: ns for impl, ns in against.items() if impl != REFERENCE and
+            (target.against_impl == BEST_PEER or impl.endswith(NATIVE_SUFFIX))}
 
 
 def judge_targets(table: BenchTable) -> list[Judged]:
     judged = []
     for target in TARGETS:
-        result = Judged(target, reference_ns=one_thread_medians(table, target.case).get(REFERENCE))
-        against = one_thread_medians(table, target.against_case)
-        if target.against_impl == BEST_PEER:
-            peers = {impl: ns for impl, ns in against.items() if impl != REFERENCE}
+        result = Judged(target, reference_ns=medians(table, target.case, target.threads).get(REFERENCE))
+        against = medians(table, target.against_case, target.threads)
+        if target.against_impl in (BEST_PEER, BEST_NATIVE_PEER):
+            peers = peers_of(target, against)
             if peers:
                 best = min(peers, key=peers.get)
                 result.against, result.against_ns = f"{best} {target.against_case}", peers[best]

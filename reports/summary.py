@@ -140,7 +140,7 @@ def reference_targets(table) -> str:
     judged = [j for j in judge_targets(table) if j.reference_ns is not None]
     if not judged:
         return ""
-    md = "\n| the reference's target (one thread) | reference | against | ratio | bound | outcome |\n|---|---|---|---|---|---|\n"
+    md = "\n| the reference's target (one thread unless it names more) | reference | against | ratio | bound | outcome |\n|---|---|---|---|---|---|\n"
     for j in judged:
         against = f"{format_ns(j.against_ns)} ({md_escape(j.against)})" if j.against else "not in this run"
         ratio = f"{fixed(j.ratio, 2)}×" if j.ratio is not None else ""

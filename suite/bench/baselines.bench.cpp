@@ -10,17 +10,33 @@
 //                                 hazard pointer's protect() cannot avoid
 //   baseline/seq_cst_exchange     the same slot published by a seq_cst exchange: what a
 //                                 protect() with a fence on the reader side costs
+//   baseline/store_reload_clear   the relaxed store and reload, then a relaxed store of null
+//                                 into the slot: the three memory operations of protect() +
+//                                 reset_protection() (publish, validate, end the epoch), the
+//                                 floor of hp/protect_reset
+//   baseline/tls_pop_push         pop a pointer from a thread_local array stack of 8 and push it
+//                                 back (count and slots in one constant-initialized TLS block),
+//                                 with the same opaque barrier on the popped value that
+//                                 hp/make_destroy puts on its hazard_pointer: the cheapest
+//                                 per-thread cache of records, the floor of hp/make_destroy
 //   baseline/shared_mutex_shared  std::shared_mutex lock_shared + unlock_shared: the
 //                                 lock-based alternative to a read-side region
 //   baseline/new_delete           new + delete of a 40-byte object (the 32-byte payload and a
 //                                 link of the cases above): the floor
 //                                 of hp/retire, which allocates and (later) deletes one
+//   baseline/new_delete_deferred  the same objects deleted 1,000 at a time, in the order they
+//                                 were allocated: what the allocator charges any design that
+//                                 frees in batches (every hazard-pointer domain does). glibc's
+//                                 per-thread cache keeps 7 free chunks of a size; the rest of
+//                                 a batch goes through its shared bins
 //
 // Every case runs at 1 and 2 threads; times are CPU time per operation and thread.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstddef>
 #include <shared_mutex>
+#include <vector>
 
 #include "bench_support.hpp"
 
@@ -72,6 +88,36 @@ void relaxed_store_reload(benchmark::State& state) {
   }
 }
 
+void store_reload_clear(benchmark::State& state) {
+  std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
+  std::atomic<void*>& source = shared_source();
+  void* seen = source.load(std::memory_order_relaxed);
+  for (auto _ : state) {
+    slot.store(seen, std::memory_order_relaxed);
+    seen = source.load(std::memory_order_acquire);
+    benchmark::DoNotOptimize(seen);
+    slot.store(nullptr, std::memory_order_relaxed);
+  }
+}
+
+// A thread's stack of cached pointers, as a hazard-pointer cache of records keeps them.
+struct PointerStack {
+  void* items[8] = {};
+  unsigned count = 0;
+};
+thread_local constinit PointerStack tls_stack;
+
+void tls_pop_push(benchmark::State& state) {
+  PointerStack& stack = tls_stack;
+  stack.items[stack.count++] = &stack;  // one cached pointer, as after make_destroy's warm-up
+  for (auto _ : state) {
+    void* p = stack.items[--stack.count];
+    benchmark::DoNotOptimize(p);
+    stack.items[stack.count++] = p;
+  }
+  --stack.count;
+}
+
 void seq_cst_exchange(benchmark::State& state) {
   std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
   std::atomic<void*>& source = shared_source();
@@ -105,11 +151,31 @@ void new_delete(benchmark::State& state) {
   }
 }
 
+constexpr std::size_t kDeferred = 1000;
+
+void new_delete_deferred(benchmark::State& state) {
+  std::vector<Object40*> pending;
+  pending.reserve(kDeferred);
+  for (auto _ : state) {
+    auto* o = new Object40;
+    benchmark::DoNotOptimize(o);
+    pending.push_back(o);
+    if (pending.size() == kDeferred) [[unlikely]] {
+      for (Object40* p : pending) delete p;
+      pending.clear();
+    }
+  }
+  for (Object40* p : pending) delete p;
+}
+
 }  // namespace
 
 SAFERECL_BENCH(empty_loop, "baseline/empty_loop");
 SAFERECL_BENCH(tls_increment, "baseline/tls_increment");
 SAFERECL_BENCH(relaxed_store_reload, "baseline/relaxed_store_reload");
+SAFERECL_BENCH(store_reload_clear, "baseline/store_reload_clear");
+SAFERECL_BENCH(tls_pop_push, "baseline/tls_pop_push");
 SAFERECL_BENCH(seq_cst_exchange, "baseline/seq_cst_exchange");
 SAFERECL_BENCH(shared_mutex_shared, "baseline/shared_mutex_shared");
 SAFERECL_BENCH(new_delete, "baseline/new_delete");
+SAFERECL_BENCH(new_delete_deferred, "baseline/new_delete_deferred");

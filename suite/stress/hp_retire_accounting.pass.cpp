@@ -18,8 +18,8 @@
 //    records plus 16,384 (NB-H10) kept 60,307 of 60,353 retired early in a run, bounded
 //    all the same. So no reclamation credit leaks, and a domain that reclaims nothing
 //    fails once more was retired than the bound. qoi: the bound's value is the
-//    implementation's; this one is generous (folly, libc++ and the reference keep
-//    max(1000, 2 x hazard pointers) per thread).
+//    implementation's; this one is generous (folly and libc++ keep max(1000, 2 x hazard
+//    pointers) per thread, the reference max(4096, 2 x hazard pointers)).
 //
 // Knobs: 2 s (core) / 1 s (qoi) x scale; 4 workers (x sqrt(scale)); 64 slots; 3 pins;
 // 64 per hazard pointer, 32,768 per retiring thread (twice NB-H10's floor).

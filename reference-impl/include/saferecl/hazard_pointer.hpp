@@ -45,14 +45,14 @@
 // noexcept for real. retire() pushes the object onto its thread's private list; when that
 // list reaches the threshold
 //
-//     theta(R) = max(1000, 2 * R)
+//     theta(R) = max(4096, 2 * R)
 //
 // the thread runs a reclamation pass. A shared, lock-free list (CAS push, exchange take)
 // collects the objects of exited threads and of retire() calls made after a thread's own
 // state was torn down; every pass also takes the shared list.
 //
 // ============================================================================================
-// RECLAMATION PASS (src/hazard_pointer.cpp)
+// RECLAMATION PASS (src/hazard_reclamation.cpp)
 // ============================================================================================
 //
 //   1. detach the private list and take the shared list (exchange, acquire);
@@ -60,9 +60,12 @@
 //   3. snapshot every non-null hazard of every record (acquire loads) into a sorted
 //      array (a per-thread buffer reused across passes; if it cannot be allocated, each
 //      object is compared against the records directly instead);
-//   4. split the detached objects: key found in the snapshot -> kept, else -> doomed;
-//   5. run the deleters of the doomed objects, on this thread, each exactly once, with the
-//      complete-object pointer (the T*, which is also the key hazards are compared with);
+//   4. walk the detached objects once: an object whose key is in the snapshot is kept;
+//   5. every other object's deleter runs as the walk reaches it, on this thread, exactly
+//      once, with the complete-object pointer (the T*, which is also the key hazards are
+//      compared with); none runs before the snapshot is complete, and one walk instead of
+//      a split and a second walk over the doomed saves re-linking and re-reading a list
+//      that no longer fits in L1;
 //   6. push the kept objects back onto the private list and refresh the threshold;
 //   7. if the deleters retired so much that the list is again at the threshold, go to 1.
 //
@@ -147,7 +150,7 @@
 // BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
 // ============================================================================================
 //
-// With theta = max(1000, 2R) and L = the number of live threads whose private list is not
+// With theta = max(4096, 2R) and L = the number of live threads whose private list is not
 // empty, whenever no pass is running:
 //
 //     outstanding  <  (L + 1) * theta
@@ -159,6 +162,24 @@
 // new work and the per-object cost stays O(1). No particular object is ever guaranteed to
 // be reclaimed (the standard promises none); objects still held by a thread that never
 // retires again are reclaimed when it exits (by later passes).
+//
+// Why 4096 and not folly's 1000. A pass has one fixed cost that does not shrink with the
+// list, the membarrier: it interrupts every CPU running a thread of the process, waits for
+// each to answer, and serializes concurrent callers on a kernel mutex; everything else (the
+// walk, the deleters, the allocator's frees) is per object. Profiled (perf, hp/retire, 2
+// threads, floor 1000) the kernel's membarrier path held 16% of the samples, and on a
+// loaded machine the wait grows with it: hp/retire at 2 threads, load average 18-27, medians
+// of 5 alternating rounds, was 61 ns per object at 512, 38 at 2048, 30 at 4096 and 26 at
+// 8192, next to 27 for ck (whose readers pay a full fence on every protect instead: 13x
+// the reference's protect). 4096 takes most of that gain for 3,096 more objects per
+// retiring thread before its first pass: the bound stays far inside what the qoi tests allow
+// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer; H9: outstanding does not
+// grow with the number retired), and the cascade (step 7) is untouched: a chain still
+// drains in the first pass that reaches it. Latency, counted in the thread's own retires,
+// is 4096 instead of 1000 (at the benchmark's 12-30 ns per retire, 50-120 us). What the
+// pass does not amortize is the allocator: a batch of frees overflows glibc's per-thread
+// cache (7 chunks a size) into its shared bins, 70% of retire's samples at one thread,
+// which baseline/new_delete_deferred measures on its own.
 //
 // ============================================================================================
 // CONFORMANCE NOTES
@@ -297,13 +318,11 @@ class hazard_pointer {
     // try_protect in a loop, minus the reset on failure (the next publish overwrites it).
     T* p = src.load(std::memory_order_relaxed);
     if (SAFERECL_MUTANT("MH-52") && p == nullptr) return p;  // "nothing to protect": old hazard kept
-    for (;;) {
-      detail::hazard_publish(rec_, detail::hazard_key(p));
-      T* q = detail::hazard_reload(src);
-      if (q == p) [[likely]]
-        return p;
-      p = q;
-    }
+    detail::hazard_publish(rec_, detail::hazard_key(p));
+    T* q = detail::hazard_reload(src);
+    if (q == p) [[likely]]
+      return p;
+    return detail::hazard_protect_retry(rec_, q, src);
   }
 
   template <class T>

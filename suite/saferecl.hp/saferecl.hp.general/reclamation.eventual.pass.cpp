@@ -163,11 +163,12 @@ void retire_a_child::operator()(parent_object* p) const noexcept {
 
 TEST_CASE("saferecl.hp.general/7 H38: qoi: objects retired by exited threads, and those their deleters retire, are reclaimed by later churn" *
           doctest::test_suite("qoi.concurrency")) {
-  // Threads retire a few hundred objects each and exit one after the other, so whatever
-  // they leave behind piles up past any threshold while they exit; the deleters that then
-  // run retire children, possibly during a thread's own exit.
+  // Threads retire a few thousand objects each and exit one after the other, so whatever
+  // they leave behind piles up past the usual thresholds (folly's 1,000, the reference's
+  // 4,096) while they exit; the deleters that then run retire children, possibly during a
+  // thread's own exit.
   constexpr std::size_t kThreads = 4;
-  constexpr std::size_t kPerThread = 600;
+  constexpr std::size_t kPerThread = 2'500;
   std::vector<object_log::id_t> parents(kThreads * kPerThread);
   saferecl::test::within_watchdog("threads retire and exit", [&] {
     for (std::size_t t = 0; t < kThreads; ++t)
