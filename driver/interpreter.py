@@ -41,6 +41,10 @@ def ensure_interpreter(script: str) -> None:
     Debian's python3 running `script` with the same arguments, or exits 3 saying what to
     install."""
     if all(importlib.util.find_spec(m) is not None for m in ("jinja2", "pytest")):
+        # The mark guards one exec only: a ./conformance started from here (the console
+        # check runs one in tmux, whose server inherits this environment) must be free to
+        # re-execute itself in turn.
+        os.environ.pop(REEXEC_MARK, None)
         return
     if os.environ.get(REEXEC_MARK) != "1" and os.path.exists(DEBIAN_PYTHON):
         if _has(DEBIAN_PYTHON, "jinja2, pytest") or _install_python_packages():
