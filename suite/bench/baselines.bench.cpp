@@ -77,7 +77,9 @@ std::atomic<void*>& shared_source() {
   return escaped->value;
 }
 
-void relaxed_store_reload(benchmark::State& state) {
+// The store and reload of protect(); with kClear, also reset_protection()'s store of null.
+template <bool kClear>
+void store_reload(benchmark::State& state) {
   std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
   std::atomic<void*>& source = shared_source();
   void* seen = source.load(std::memory_order_relaxed);
@@ -85,18 +87,7 @@ void relaxed_store_reload(benchmark::State& state) {
     slot.store(seen, std::memory_order_relaxed);
     seen = source.load(std::memory_order_acquire);
     benchmark::DoNotOptimize(seen);
-  }
-}
-
-void store_reload_clear(benchmark::State& state) {
-  std::atomic<void*>& slot = g_slots[state.thread_index() % kMaxThreads].value;
-  std::atomic<void*>& source = shared_source();
-  void* seen = source.load(std::memory_order_relaxed);
-  for (auto _ : state) {
-    slot.store(seen, std::memory_order_relaxed);
-    seen = source.load(std::memory_order_acquire);
-    benchmark::DoNotOptimize(seen);
-    slot.store(nullptr, std::memory_order_relaxed);
+    if constexpr (kClear) slot.store(nullptr, std::memory_order_relaxed);
   }
 }
 
@@ -172,8 +163,8 @@ void new_delete_deferred(benchmark::State& state) {
 
 SAFERECL_BENCH(empty_loop, "baseline/empty_loop");
 SAFERECL_BENCH(tls_increment, "baseline/tls_increment");
-SAFERECL_BENCH(relaxed_store_reload, "baseline/relaxed_store_reload");
-SAFERECL_BENCH(store_reload_clear, "baseline/store_reload_clear");
+SAFERECL_BENCH(store_reload<false>, "baseline/relaxed_store_reload");
+SAFERECL_BENCH(store_reload<true>, "baseline/store_reload_clear");
 SAFERECL_BENCH(tls_pop_push, "baseline/tls_pop_push");
 SAFERECL_BENCH(seq_cst_exchange, "baseline/seq_cst_exchange");
 SAFERECL_BENCH(shared_mutex_shared, "baseline/shared_mutex_shared");
