@@ -88,6 +88,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     _jobs_and_out(p)
     p.add_argument("--seed", type=_seed,
                    help="SAFERECL_SEED for every random choice (default: random, printed)")
+    p.add_argument("--busy", type=int, default=0, metavar="N",
+                   help="run the tests beside N processes spinning at normal priority, as on a "
+                        "shared CI runner (verdicts must not change; the load average goes in run.json)")
 
 
 def parser() -> argparse.ArgumentParser:

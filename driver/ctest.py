@@ -198,9 +198,11 @@ def verdicts(junit: Path, sanitizer: str | None = None, runtime: dict | None = N
 def failing_tests(junit: Path) -> list[dict]:
     """The tests CTest recorded as failed in any way (a check, a sanitizer, the watchdog, a
     signal, CTest's TIMEOUT: status "fail" or a <failure>), fastest first, named without the
-    "<impl>/" prefix. A NOT APPLICABLE test (skipped, exit status 77) is no failure."""
+    "<impl>/" prefix, with their verdict and headline (how each one ended: a TIMEOUT, a
+    STALL, a race). A NOT APPLICABLE test (skipped, exit status 77) is no failure."""
     if not junit.is_file():
         return []
-    failed = [{"test": case.name.split("/", 1)[-1], "time": case.time}
+    failed = [{"test": case.name.split("/", 1)[-1], "time": case.time,
+               "verdict": classify(case).verdict, "headline": headline_of(case.output)}
               for case in read_junit(junit).cases if case.failed or case.status == "fail"]
     return sorted(failed, key=lambda k: k["time"])

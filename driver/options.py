@@ -54,6 +54,7 @@ class RunOptions:
     shard: str | None = None  # "K/N": only that part of the selection (reports/shards.py)
     durations: Path | None = None  # a previous results.json to balance the shards by
     repeat: int = 1  # rounds of CTest, seeds rotating (reports/soak.py)
+    busy: int = 0  # processes spinning beside the tests (driver/busy.py)
     compiler: str | None = None  # None: --cxx / CXX / the presets'
     mode: Request | None = None  # standard and library; None: --std / --stdlib's
     # driver/console.py's level: normal (progress line), verbose, quiet; by default the command's
@@ -69,6 +70,7 @@ class MutantOptions:
     """`./conformance mutants`."""
     only: list[str] | None = None  # catalog ids; None: all
     full: bool = False  # the whole battery per mutant, not only the catalogued killers
+    busy: int = 0  # processes spinning beside the tests (driver/busy.py)
     jobs: int = os.cpu_count() or 2
     out_base: Path = DEFAULT_OUT
     seed: int | None = None

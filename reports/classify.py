@@ -123,6 +123,7 @@ def seed_and_config(output: str) -> tuple[str, str]:
 HEADLINE_PATTERNS = [re.compile(p) for p in (
     r"SUMMARY: \w*Sanitizer: .*",
     re.escape(protocol.TIMEOUT_PREFIX) + ".*",
+    r"\[saferecl\] [^\n]*" + re.escape(protocol.STALL_MARK) + ".*",
     r"ERROR: \w*Sanitizer: .*",
     r"WARNING: \w*Sanitizer: .*",
     r".*: (ERROR|FATAL ERROR): .*",

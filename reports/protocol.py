@@ -17,6 +17,9 @@ TIMEOUT = 124  # the test's own watchdog fired
 NOT_APPLICABLE_PREFIX = "[saferecl] NOT APPLICABLE:"
 # What the watchdog prints before it exits with TIMEOUT.
 TIMEOUT_PREFIX = "[saferecl] TIMEOUT"
+# What the stress harness's stall detector prints ("[saferecl] <test>: STALL: ...") before it
+# exits with FAIL.
+STALL_MARK = "STALL:"
 
 # Verdicts, in the order of severity the reports use when several tests meet in one cell.
 VERDICT_PASS = "PASS"

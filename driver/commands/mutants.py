@@ -20,6 +20,7 @@ from pathlib import Path
 
 from driver import console, mutant_catalog
 from driver.build import BuildTree, charged_tests, tree_dir
+from driver.busy import busy_machine
 from driver.console import conclude, elapsed, stage
 from driver.ctest import failing_tests, run_ctest, test_environment, verdicts
 from driver.environment import BASE_PACKAGES, ensure_packages
@@ -220,10 +221,12 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
         build = BuildTree(sanitizer, [MUTANTS], {}, tree_dir(sanitizer), sources=sources)
         build.configure()
         build.build(options.jobs, report / f"build-{sanitizer}.log")
-        stage(f"mutants under {sanitizer}: {len(batch)} mutant(s)")
-        for mutant in batch:
-            starting(f"{mutant['id']} ({sanitizer})")
-            record(run_runtime_mutant(build, mutant, options.full, options.jobs, report.path, seed))
+        stage(f"mutants under {sanitizer}: {len(batch)} mutant(s)"
+              + (f", beside {options.busy} spinning processes (--busy)" if options.busy else ""))
+        with busy_machine(options.busy):
+            for mutant in batch:
+                starting(f"{mutant['id']} ({sanitizer})")
+                record(run_runtime_mutant(build, mutant, options.full, options.jobs, report.path, seed))
         if progress:
             progress.end()
     api = [m for m in catalog if m.get("compile_time")]  # declarations: one build per mutant
@@ -237,6 +240,7 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
             progress.end()
     report.write_json("mutants.json", {"seed": seed, "full": options.full, "mutants": results})
     report.write_json("run.json", {"command": "mutants", "seed": seed, "full": options.full,
+                                   "busy_processes": options.busy,
                                    "date": dt.datetime.now().isoformat(timespec="seconds"),
                                    "host_cores": os.cpu_count(), "source_dir": str(ROOT)})
     report.render(title="saferecl mutant sweep")  # the kill matrix and mutant coverage
@@ -255,5 +259,5 @@ def run_mutants(options: MutantOptions) -> tuple[int, Path]:
 
 def command(args) -> int:
     code, _ = run_mutants(MutantOptions(only=args.only, full=args.full, jobs=args.jobs,
-                                        out_base=args.out, seed=args.seed))
+                                        out_base=args.out, seed=args.seed, busy=args.busy))
     return code

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from driver import console, cxx_runtime, known_failures, sharding, timings
+from driver.busy import busy_machine, load_average
 from driver.build import BuildTree, tree_dir
 from driver.console import conclude, elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, LiveVerdicts, run_ctest, test_environment
@@ -85,9 +86,13 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
 
     stage("test")
     junit = report / "junit.xml"
-    with clock.stage("test"):
+    load = {"busy_processes": options.busy, "test_start": load_average()}
+    with clock.stage("test"), busy_machine(options.busy):
+        if options.busy:
+            say(f"   beside {options.busy} spinning processes (--busy); load average {load['test_start'][0]}")
         run_tests(options, build, available, seed, scale, mutant_env, report,
                   [e for _, entries in expected for e in entries], runtime)
+    load["test_end"] = load_average()
 
     stage("report")
     recorded = timings.timings(clock, junit, options.sanitizer, runtime)
@@ -103,7 +108,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                       "ctest_args": options.ctest_args},
         "shard": shard, "source_revision": sharding.source_revision(), "repeat": options.repeat,
         "date": dt.datetime.now().isoformat(timespec="seconds"),
-        "host_cores": os.cpu_count(), "build_dir": str(build.dir), "source_dir": str(ROOT),
+        "host_cores": os.cpu_count(), "load_average": load,
+        "build_dir": str(build.dir), "source_dir": str(ROOT),
         "std_options": options.std, **mode.describe(), "cxx_runtime": runtime,
         "timings": recorded, **toolchain(build.dir)})
     if not junit.is_file():  # CTest did not run: CI still gets an (empty) junit.xml
@@ -181,5 +187,5 @@ def command(args) -> int:
         jobs=args.jobs, out_base=args.out, ctest_args=args.ctest_args, timeout=args.timeout,
         std=std_definitions(args.std_include, args.std_flags, args.std_libs),
         expect=args.expect, update_expectations=args.update_expectations, shard=args.shard,
-        durations=args.durations, repeat=args.repeat))  # the console's level: cli.main
+        durations=args.durations, repeat=args.repeat, busy=args.busy))  # the console's level: cli.main
     return code

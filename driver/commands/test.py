@@ -15,7 +15,10 @@
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
      conforming variant is spared (`./conformance mutants --full` runs the whole battery
-     per mutant).
+     per mutant);
+  6. verdicts do not depend on the machine's load: the reference's liveness-sensitive tests
+     under TSan, beside 4 spinning processes per core, get the verdicts of step 2's quiet run,
+     and a mutant that hangs and one that stalls still die there, the same way.
 The exit status is 0 only when every step passed; each step's time is printed."""
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 
 from driver import compilers, cxx_runtime, libcxx_build
 from driver.build import BuildTree, tree_dir
+from driver.busy import load_average
 from driver.commands.mutants import run_mutants
 from driver.commands.vendor_library import build_vendor_library
 from driver.commands.run import run_battery
@@ -74,6 +78,16 @@ STD_SELFTEST_LIBRARIES = (("clang++-22", "libc++"), ("g++-12", "libstdc++"))
 SHARD_SELFTEST_ROOT = BUILD / "shard-selftest"
 SHARD_SELFTEST_SOURCES = r"/(rcu\.syn|saferecl\.hp\.holder\.mem)/"
 SHARD_SELFTEST_COUNT = 3
+# The liveness check: the tests whose verdicts rest on time (stress runs judged by the stall
+# detector, concurrent waits and barriers under the watchdog, thread exits) beside this many
+# spinning processes per core; and the mutants that must still die there, each by a test of
+# its catalog entry (regex), with that verdict and that mark in its headline.
+LIVENESS_BUSY_PER_CORE = 4
+LIVENESS_LABELS = "^kind=(stress|concurrency|lifetime)$"
+LIVENESS_MUTANTS = (
+    ("MR-29", "R33", protocol.VERDICT_TIMEOUT, protocol.TIMEOUT_PREFIX),  # a barrier asleep for ever
+    ("MR-23", "RX-06", protocol.VERDICT_FAIL, protocol.STALL_MARK),  # grace periods never end
+)
 
 
 def unit_tests() -> bool:
@@ -244,6 +258,50 @@ def self_test_shards(jobs: int, out_base: Path, seed: int | None) -> bool:
     return True
 
 
+def liveness_under_load(quiet: Path | None, jobs: int, out_base: Path, seed: int | None) -> bool:
+    """Proves that a verdict does not depend on the machine's load: the watchdog and the stall
+    detector judge the time a test could run (suite/support/liveness.hpp), not wall time.
+
+    The reference's liveness-sensitive tests under TSan (LIVENESS_LABELS) run again beside
+    LIVENESS_BUSY_PER_CORE spinning processes per core (driver/busy.py), and each must get the
+    verdict it got in the quiet run `quiet` (step 2); then a mutant that hangs and one that
+    stalls (LIVENESS_MUTANTS) must still die beside the same load, the same way."""
+    if quiet is None:
+        say("   FAIL  no quiet TSan run of the reference to compare with")
+        return False
+    busy = LIVENESS_BUSY_PER_CORE * (os.cpu_count() or 2)
+    out = out_base / "liveness-under-load"
+    stage(f"liveness under load: the reference's {LIVENESS_LABELS} tests beside {busy} spinning processes")
+    _, loaded = run_battery(RunOptions(impls=["reference"], explicit=True, sanitizer="tsan", seed=seed,
+                                       jobs=jobs, out_base=out, ctest_args=["-L", LIVENESS_LABELS],
+                                       busy=busy))
+    before = {name: verdict for name, verdict, _ in verdicts(quiet / "junit.xml")}
+    after = verdicts(loaded / "junit.xml")
+    changed = [f"{name}: {before.get(name)} quiet, {verdict} under load"
+               for name, verdict, _ in after if before.get(name) != verdict]
+    load = json.loads((loaded / "run.json").read_text())["load_average"]
+    ok = bool(after) and not changed
+    say(f"   {'PASS' if ok else 'FAIL'}  {len(after)} tests, {len(changed)} verdict(s) changed under load "
+        f"(load average {load['test_start'][0]} -> {load['test_end'][0]}; {loaded})"
+        + "".join(f"\n         {line}" for line in changed))
+
+    stage(f"liveness under load: a hang and a stall mutant beside {busy} spinning processes")
+    _, sweep = run_mutants(MutantOptions(only=[m for m, *_ in LIVENESS_MUTANTS], jobs=jobs,
+                                         out_base=out, seed=seed, busy=busy))
+    results = {r["id"]: r for r in json.loads((sweep / "mutants.json").read_text())["mutants"]}
+    for mutant, test, verdict, mark in LIVENESS_MUTANTS:
+        kills = results.get(mutant, {}).get("killed_by", [])
+        how = next((k for k in kills if test in k["test"] and k.get("verdict") == verdict
+                    and mark in k.get("headline", "")), None)
+        ok = ok and how is not None
+        say(f"   {'PASS' if how else 'FAIL'}  {mutant} under load: "
+            + (f"{verdict} by {how['test']} in {how['time']:.1f} s: {how['headline'][:160]}" if how else
+               f"not killed by a {verdict} ({mark}) of {test}; kills: "
+               + "; ".join(f"{k['test']} {k.get('verdict')}" for k in kills) or "none")
+            + f" (load average {load_average()[0]})")
+    return ok
+
+
 def command(args) -> int:
     started = time.monotonic()
     steps: list[tuple[str, bool, str]] = []
@@ -253,12 +311,17 @@ def command(args) -> int:
         t0 = time.monotonic()
         steps.append((name, bool(check()), elapsed(t0)))
 
+    quiet: dict[str, Path] = {}  # the reference battery's report of each tier
+
+    def reference_battery(sanitizer: str) -> bool:
+        code, quiet[sanitizer] = run_battery(RunOptions(
+            impls=["reference"], explicit=True, sanitizer=sanitizer, seed=args.seed,
+            jobs=args.jobs, out_base=args.out))
+        return code == EXIT_OK
+
     step("unit tests of the tooling (pytest " + " ".join(UNIT_TEST_DIRS) + ")", unit_tests)
     for sanitizer in ("tsan", "asan"):
-        step(f"reference battery under {sanitizer}",
-             lambda s=sanitizer: run_battery(RunOptions(
-                 impls=["reference"], explicit=True, sanitizer=s, seed=args.seed,
-                 jobs=args.jobs, out_base=args.out))[0] == EXIT_OK)
+        step(f"reference battery under {sanitizer}", lambda s=sanitizer: reference_battery(s))
         if sanitizer == "tsan":
             step("the console in a terminal (tmux: a one-test run in the tsan tree just built)",
                  console_in_a_terminal)
@@ -275,6 +338,9 @@ def command(args) -> int:
     step("mutants: each catalogued bug killed, each conforming variant spared",
          lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
                                            seed=args.seed))[0] == EXIT_OK)
+    step("liveness under load: the same verdicts beside 4 spinning processes per core; a hang "
+         "and a stall mutant still die", lambda: liveness_under_load(quiet.get("tsan"), args.jobs,
+                                                                    args.out, args.seed))
 
     conclude("\n== self-test results")
     for name, ok, took in steps:

@@ -1,7 +1,7 @@
 // rcu_callbacks.cpp -- <rcu>, the callback queue: retire() and rcu_retire() append to it,
 // executors detach its runnable prefix and run the deleters outside every internal lock, and
 // rcu_barrier() waits until every earlier evaluation has finished. Also the callback thread
-// of the conforming variants NB-R4 and NB-R10.
+// of the conforming variants NB-R4 and NB-R10, and the lazy drainer NB-R11.
 #include "rcu_internal.hpp"
 
 #include <chrono>
@@ -28,6 +28,25 @@ void publish_ready_hint(rcu_domain& d) noexcept {
 }
 
 
+// ------------------------------------------------------- NB-R11: a lazy, slow drainer
+// Conforming variant: user threads run callbacks only once kLazyHighWater are pending, one
+// small batch per retire; unlock runs none; each batch runs newest first; rcu_barrier runs
+// one batch at a time and sleeps between batches, so a backlog of that size takes it many
+// seconds. It is progressing all the while: a watchdog that counts only a barrier's return
+// calls it hung, one that watches the deleters run does not.
+constexpr u64 kLazyHighWater = 200'000;
+constexpr u64 kLazyBatch = 4;
+bool lazy_drainer() noexcept { return SAFERECL_MUTANT("NB-R11"); }
+
+void run_newest_first(rcu_cb_node* first, u64 n) noexcept {
+  rcu_cb_node* batch[kLazyBatch];
+  for (u64 i = 0; i < n; ++i, first = first->next) batch[i] = first;
+  while (n > 0) {
+    rcu_cb_node* p = batch[--n];
+    p->invoke(p);
+  }
+}
+
 // ----------------------------------------------------------------------------- executor
 // Detaches the runnable prefix of the queue and runs it outside every internal lock.
 // Returns false when nothing was runnable (or the lock was busy and `wait` is false).
@@ -39,7 +58,11 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   rcu_cb_node* const first = g.head;
   rcu_cb_node* last = nullptr;
   u64 n = 0;
-  for (rcu_cb_node* p = first; p != nullptr && p->snap <= done; p = p->next) { last = p; ++n; }
+  const u64 most = lazy_drainer() ? kLazyBatch : ~u64{0};  // NB-R11: a small batch
+  for (rcu_cb_node* p = first; p != nullptr && p->snap <= done && n < most; p = p->next) {
+    last = p;
+    ++n;
+  }
   if (n == 0) {
     g.cb_lock.unlock();
     return false;
@@ -63,10 +86,14 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   const bool outer = t_in_executor;
   t_in_executor = true;
   const u64 batch = n;
-  for (rcu_cb_node* p = first; n-- > 0;) {
-    rcu_cb_node* nx = p->next;  // p is gone after invoke
-    p->invoke(p);
-    p = nx;
+  if (lazy_drainer()) {
+    run_newest_first(first, n);
+  } else {
+    for (rcu_cb_node* p = first; n-- > 0;) {
+      rcu_cb_node* nx = p->next;  // p is gone after invoke
+      p->invoke(p);
+      p = nx;
+    }
   }
   t_in_executor = outer;
 
@@ -221,7 +248,7 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
 
   // NB-R3 (conforming): no early start; a barrier then waits for regions begun after this.
   if (!SAFERECL_MUTANT("NB-R3")) begin_grace_period_early(d);
-  const bool over = pending >= kRcuRetireThreshold;
+  const bool over = pending >= (lazy_drainer() ? kLazyHighWater : kRcuRetireThreshold);
   if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
   if (t_in_executor || SAFERECL_MUTANT("NB-R2")) return;  // a deleter's retire only queues
   if (callback_worker_runs()) return;  // NB-R4: the worker drives and runs
@@ -230,7 +257,9 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
     if (over) w.store(w.load(std::memory_order_relaxed) | kRcuOwesBit, kRcuPublish);
     return;
   }
-  if (over) {
+  if (over && lazy_drainer()) {  // NB-R11: one batch, or a grace period when none is ready
+    if (!run_ready(d, true)) drive_until(d, target);
+  } else if (over) {
     drive_until(d, target);
     run_ready(d, true);
   } else if ((acc::flags(d).load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) {
@@ -265,6 +294,7 @@ void rcu_barrier(rcu_domain& d) noexcept {
       if (locked) { g.gp_lock.lock(); g.reg_lock.lock(); }
       detail::run_ready(d, true);
       if (locked) { g.reg_lock.unlock(); detail::release_gp_lock(); }
+      if (detail::lazy_drainer()) ::usleep(200);  // NB-R11: a pause between batches
       g.cb_lock.lock();
       continue;
     }

@@ -136,6 +136,7 @@ void rcu_unlock_slow(rcu_domain& d, u64 region) noexcept {
   }
   if (t_in_executor) return;  // an unlock inside a deleter runs nothing
   if (SAFERECL_MUTANT("NB-R2")) return;  // conforming: only rcu_barrier runs deleters
+  if (SAFERECL_MUTANT("NB-R11")) return;  // NB-R11, conforming: only retire and barrier run them
   if (callback_worker_runs()) return;     // NB-R4, conforming: only the worker runs them
   if ((flags.load(std::memory_order_relaxed) & kRcuCallbacksReady) != 0) run_ready(d, false);
 }

@@ -60,21 +60,24 @@ constexpr std::int64_t kPendingFloor = 50'000;
 constexpr auto kBacklogWindow = 1000ms;
 
 // Retired counts seen by the sampler, oldest first, to look up the count one window ago.
+// The window is time the process could run (support/liveness.hpp): on a machine busy with
+// other work the callback thread and the retirers are starved alike, and a second of wall
+// time in which the process hardly ran would shrink the bound to what little it retired.
 class retired_history {
  public:
-  // Records `retired` at `now`; returns how many were retired within the window before
-  // `now` (all of them while the flood is younger than the window).
-  std::int64_t record(clock::time_point now, std::int64_t retired) {
+  // Records `retired` at `now` (could-run seconds); returns how many were retired within the
+  // window before `now` (all of them while the flood is younger than the window).
+  std::int64_t record(double now, std::int64_t retired) {
+    const double window = std::chrono::duration<double>(kBacklogWindow).count();
     samples_.push_back({now, retired});
-    while (oldest_ + 1 < samples_.size() && samples_[oldest_ + 1].at <= now - kBacklogWindow)
-      ++oldest_;
+    while (oldest_ + 1 < samples_.size() && samples_[oldest_ + 1].at <= now - window) ++oldest_;
     const sample& base = samples_[oldest_];
-    return base.at <= now - kBacklogWindow ? retired - base.retired : retired;
+    return base.at <= now - window ? retired - base.retired : retired;
   }
 
  private:
   struct sample {
-    clock::time_point at;
+    double at;
     std::int64_t retired;
   };
   std::vector<sample> samples_;
@@ -134,12 +137,13 @@ TEST_CASE("saferecl.rcu.general/6 R5 RX-06: grace periods keep completing under 
     });
   group.spawn([&] {  // the sampler; deleters run are read first, so pending is never low
     retired_history history;
+    liveness_clock liveness;
     while (t.running()) {
       const auto run = static_cast<std::int64_t>(g_deleters_run.get() - run_before);
       const auto retired_now = static_cast<std::int64_t>(retired_so_far());
       const auto pending = retired_now - run;
       if (pending > max_pending.load()) max_pending.store(pending);
-      const auto allowed = std::max(kPendingFloor, history.record(clock::now(), retired_now));
+      const auto allowed = std::max(kPendingFloor, history.record(liveness.now().could_run, retired_now));
       if (pending - allowed > worst_excess.load()) {
         worst_excess.store(pending - allowed);
         worst_pending.store(pending);

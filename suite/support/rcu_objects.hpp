@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "support/liveness.hpp"
 #include "support/object_log.hpp"
 #include "support/tracked.hpp"
 #include "support/watchdog.hpp"
@@ -45,14 +46,18 @@ struct logged_delete {
 };
 
 #if SUT_HAS_RCU
-// Calls rcu_barrier until `done()` holds, for up to `seconds`; returns done(). The pauses
-// only give a library's own threads the processor; only the qoi tier may require true.
+// Calls rcu_barrier until `done()` holds, for up to `seconds` of the time the process could
+// run (support/liveness.hpp: a busy machine does not shorten the window); returns done(). The
+// pauses only give a library's own threads the processor; only the qoi tier may require true.
 template <class Done>
 bool barrier_until(Done done, double seconds = 2.0) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  liveness_clock liveness(liveness_clock::owner::works);
+  const liveness_reading start = liveness.now();
+  const auto window = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(seconds));
   while (true) {
     within_watchdog("rcu_barrier", [] { sut::rcu_barrier(); });
-    if (done() || std::chrono::steady_clock::now() > deadline) return done();
+    if (done() || liveness.expired(start, window)) return done();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }

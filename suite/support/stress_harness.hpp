@@ -10,10 +10,15 @@
 //             t.summary({...}); t.check();      // counters, then CHECK(no failure)
 //
 // Stall detection: `run` samples the watched counters every 10 ms; a counter that has not
-// advanced for stall_limit() (SAFERECL_STALL_SECONDS, default 2 s) is a stall: the process
-// prints every counter, the test's dump and the first failure so far, and exits 1 (a
-// stuck writer cannot be joined, so there is nothing else to wait for). The epilogue --
-// joins, final barriers -- runs under a watchdog of max(10 s, 5 x stall_limit()). Dumps run
+// advanced for stall_limit() (SAFERECL_STALL_SECONDS, default 2 s) of the time the process
+// could run (support/liveness.hpp: a machine busy with other work stretches the window by
+// the CPU it takes away; kWallCapFactor x the limit of wall time at most) is a stall: the
+// process prints every counter, the window's evidence (wall and could-run time, CPU time,
+// runnable waiting, load average, each thread's state), the test's dump and the first
+// failure so far, and exits 1 (a stuck writer cannot be joined, so there is nothing else to
+// wait for). The epilogue -- joins, final barriers -- runs under a watchdog of
+// max(10 s, 5 x stall_limit()) that counts any advance of a watched counter as progress: a
+// final rcu_barrier that is running a backlog of deleters is not a hang. Dumps run
 // concurrently with the workers: they may read atomics only.
 //
 // A failure stops the run early (the first one is what matters) and is printed with the
@@ -41,6 +46,7 @@
 
 #include "support/exit_status.hpp"
 #include "support/knobs.hpp"
+#include "support/liveness.hpp"
 #include "support/threads.hpp"
 #include "support/watchdog.hpp"
 
@@ -223,8 +229,10 @@ class torture {
     constexpr auto kQuiet = 100ms;
     const auto start = clock::now();
     const auto end = start + duration;
+    liveness_clock liveness;
     std::vector<std::uint64_t> last(watched_.size());
     std::vector<clock::time_point> since(watched_.size(), start);
+    std::vector<liveness_reading> since_could_run(watched_.size(), liveness.now());
     for (std::size_t i = 0; i < watched_.size(); ++i) last[i] = watched_[i].counter->get();
     for (bool quiet = true; running() && (quiet || clock::now() < end);) {
       std::this_thread::sleep_for(10ms);
@@ -235,8 +243,9 @@ class torture {
         if (v != last[i]) {
           last[i] = v;
           since[i] = now;
-        } else if (now - since[i] >= stall_limit()) {
-          stalled(watched_[i].what, now - start, dump);
+          since_could_run[i] = liveness.now();
+        } else if (liveness.expired(since_could_run[i], stall_limit())) {
+          stalled(watched_[i].what, now - start, liveness, since_could_run[i], dump);
         } else if (now - since[i] >= kQuiet) {
           quiet = true;
         }
@@ -258,7 +267,7 @@ class torture {
     watchdog guard(name_ + ": " + what, [this, &dump](std::ostream& os) {
       print_state(os);
       if (dump) dump(os);
-    }, settle_limit());
+    }, settle_limit(), [this] { return watched_sum(); });
     std::forward<Step>(step)();
   }
   static std::chrono::milliseconds settle_limit() {
@@ -292,6 +301,12 @@ class torture {
     const progress* counter;
   };
 
+  std::uint64_t watched_sum() const noexcept {
+    std::uint64_t sum = 0;
+    for (const auto& w : watched_) sum += w.counter->get();
+    return sum;
+  }
+
   void print_state(std::ostream& os) const {
     for (const auto& w : watched_) os << "  " << w.what << ": " << w.counter->get() << '\n';
     if (failures() != 0) {
@@ -300,12 +315,17 @@ class torture {
     }
   }
 
-  [[noreturn]] void stalled(const std::string& what, clock::duration at, const dump_fn& dump) {
+  [[noreturn]] void stalled(const std::string& what, clock::duration at, liveness_clock& liveness,
+                            const liveness_reading& since, const dump_fn& dump) {
     std::ostringstream os;
-    os << "[saferecl] " << name_ << ": STALL: '" << what << "' made no progress for "
-       << stall_limit().count() << " ms (at "
+    os << "[saferecl] " << name_ << ": " << exit_status::kStallMark << " '" << what
+       << "' made no progress for "
+       << stall_limit().count() << " ms of the time it could run ("
+       << static_cast<long long>((liveness.now() - since).wall * 1000) << " ms of wall time; at "
        << std::chrono::duration<double>(at).count() << " s into the run; seed " << seed()
-       << ")\n[saferecl] progress counters:\n";
+       << ")\n[saferecl] evidence:\n";
+    liveness.print_evidence(os, since);
+    os << "[saferecl] progress counters:\n";
     print_state(os);
     if (dump) {
       os << "[saferecl] state:\n";

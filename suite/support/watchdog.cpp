@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <pthread.h>
 #include <sstream>
 
 namespace saferecl::test {
@@ -24,9 +25,9 @@ unsigned child_alarm_seconds() {
   return std::max(1u, static_cast<unsigned>(std::ceil(half)));
 }
 
-watchdog::watchdog(std::string what, dump_fn dump, std::chrono::milliseconds limit)
-    : what_(std::move(what)), dump_(std::move(dump)),
-      last_progress_(clock::now().time_since_epoch().count()) {
+watchdog::watchdog(std::string what, dump_fn dump, std::chrono::milliseconds limit,
+                   progress_fn observed)
+    : what_(std::move(what)), dump_(std::move(dump)), observed_(std::move(observed)) {
   thread_ = std::thread([this, limit] { watch(limit); });
 }
 
@@ -39,25 +40,42 @@ watchdog::~watchdog() {
   thread_.join();
 }
 
-void watchdog::progressed() noexcept {
-  last_progress_.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+std::uint64_t watchdog::progress_seen() const {
+  return rounds_.load(std::memory_order_relaxed) + (observed_ ? observed_() : 0);
 }
 
+// Wakes every twentieth of the limit (50 to 500 ms): a sign of life restarts the window, and
+// the window ends once the process could run for the whole limit (or at the wall-clock cap).
 void watchdog::watch(std::chrono::milliseconds limit) {
-  const auto deadline = [&] {
-    return clock::time_point(clock::duration(last_progress_.load(std::memory_order_relaxed))) +
-           limit;
-  };
+  ::pthread_setname_np(::pthread_self(), "saferecl-watch");
+  const auto poll = std::clamp<std::chrono::milliseconds>(limit / 20, liveness_clock::kResolution,
+                                                          std::chrono::milliseconds(500));
+  liveness_clock clock;
+  liveness_reading since = clock.now();
+  std::uint64_t seen = progress_seen();
   std::unique_lock lock(mutex_);
-  while (!disarmed_cv_.wait_until(lock, deadline(), [this] { return disarmed_; })) {
-    if (deadline() <= clock::now()) report_hang(limit);  // no progress for a whole limit
+  while (!disarmed_cv_.wait_for(lock, poll, [this] { return disarmed_; })) {
+    if (const std::uint64_t now_seen = progress_seen(); now_seen != seen) {
+      seen = now_seen;
+      since = clock.now();
+    } else if (clock.expired(since, limit)) {
+      report_hang(limit, clock, since);
+    }
   }
 }
 
-void watchdog::report_hang(std::chrono::milliseconds limit) {
+void watchdog::report_hang(std::chrono::milliseconds limit, liveness_clock& clock,
+                           const liveness_reading& since) {
+  const liveness_reading window = clock.now() - since;
   std::ostringstream report;
   report << exit_status::kTimeoutPrefix << ": watchdog: '" << what_ << "' made no progress for "
-         << limit.count() << " ms\n";
+         << limit.count() << " ms of the time it could run ("
+         << static_cast<long long>(window.wall * 1000) << " ms of wall time"
+         << (window.could_run < std::chrono::duration<double>(limit).count()
+                 ? ": the wall-clock cap, " + std::to_string(kWallCapFactor) + " x the limit"
+                 : std::string())
+         << ")\n[saferecl] evidence:\n";
+  clock.print_evidence(report, since);
   if (dump_) {
     report << "[saferecl] state at timeout:\n";
     dump_(report);

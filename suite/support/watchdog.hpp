@@ -1,17 +1,23 @@
-// The watchdog: turns a hang into a failure with a state dump.
+// The watchdog: turns a hang into a failure with a state dump and its evidence.
 //
 // Every blocking step of a test (rcu_synchronize, rcu_barrier, a join, a wait for another
 // thread) runs inside a watchdog scope. If the scope makes no progress for its limit, the
-// watchdog prints what was being waited for and the test's state dump, then ends the process
-// with exit code 124 -- reported as TIMEOUT. CTest's own TIMEOUT is the last line of defence
-// for hangs outside any scope.
+// watchdog prints what was being waited for, the evidence (support/liveness.hpp: the window's
+// wall time, the time the process could run in it, its CPU time and runnable waiting, the load
+// average, where each thread is) and the test's state dump, then ends the process with exit
+// code 124 -- reported as TIMEOUT. CTest's own TIMEOUT is the last line of defence for hangs
+// outside any scope.
 //
-// The limit bounds one step, not a test: a scope around a loop (litmus rounds, a chain of
-// barriers, waves of threads) calls progressed() once per round, so a loop that is slow
-// under load but moving is never a hang, and the limit can be short enough that a real hang
-// costs seconds, not minutes. A child process (fork, fault sweeps) cannot keep the watchdog's
-// thread; it arms alarm(child_alarm_seconds()) instead, half the limit, so that it dies (a
-// FAIL that names the signal) before the watchdog of the parent waiting for it.
+// The limit is counted in the time the process could run, not in wall time: a machine busy
+// with other work stretches it by the CPU it takes away, and a wall-clock cap of
+// kWallCapFactor times the limit still ends a true hang. Progress is whatever the step can
+// observe the implementation doing: a scope around a loop (litmus rounds, a chain of
+// barriers, waves of threads) calls progressed() once per round, and a scope may also watch a
+// counter (deleters run, say), so a barrier draining a backlog is progressing although its
+// call has not returned. The limit bounds one step, not a test, and can be short enough that a
+// real hang costs seconds, not minutes. A child process (fork, fault sweeps) cannot keep the
+// watchdog's thread; it arms alarm(child_alarm_seconds()) instead, half the limit, so that it
+// dies (a FAIL that names the signal) before the watchdog of the parent waiting for it.
 //
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
 //                              profile sets 10, its mutant sweep 3)
@@ -19,6 +25,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -28,6 +35,7 @@
 #include <type_traits>
 
 #include "support/exit_status.hpp"
+#include "support/liveness.hpp"
 
 namespace saferecl::test {
 
@@ -39,28 +47,33 @@ unsigned child_alarm_seconds();
 class watchdog {
  public:
   using dump_fn = std::function<void(std::ostream&)>;
+  // A count the step's progress shows in (deleters run, say); any change is progress. It is
+  // read from the watchdog's thread, so it may read atomics only.
+  using progress_fn = std::function<std::uint64_t()>;
 
   explicit watchdog(std::string what, dump_fn dump = {},
-                    std::chrono::milliseconds limit = default_watchdog_limit());
+                    std::chrono::milliseconds limit = default_watchdog_limit(),
+                    progress_fn observed = {});
   watchdog(const watchdog&) = delete;
   watchdog& operator=(const watchdog&) = delete;
   ~watchdog();  // disarms
 
   // Restarts the limit. Called by a loop once per round, from any thread.
-  void progressed() noexcept;
+  void progressed() noexcept { rounds_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
-  using clock = std::chrono::steady_clock;
-
   void watch(std::chrono::milliseconds limit);
-  [[noreturn]] void report_hang(std::chrono::milliseconds limit);
+  std::uint64_t progress_seen() const;
+  [[noreturn]] void report_hang(std::chrono::milliseconds limit, liveness_clock& clock,
+                                const liveness_reading& since);
 
   std::string what_;
   dump_fn dump_;
+  progress_fn observed_;
   std::mutex mutex_;
   std::condition_variable disarmed_cv_;
   bool disarmed_ = false;
-  std::atomic<clock::rep> last_progress_;  // clock ticks; relaxed: only a deadline hint
+  std::atomic<std::uint64_t> rounds_{0};  // relaxed: only a sign of life
   std::thread thread_;
 };
 

@@ -1,0 +1,165 @@
+#include "support/liveness.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <map>
+#include <string>
+
+namespace saferecl::test {
+namespace {
+
+// The whole of a small /proc file ("" if it cannot be read: the thread has exited).
+std::string read_proc(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  char buf[512];
+  for (ssize_t got; (got = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(got));
+  ::close(fd);
+  return text;
+}
+
+std::string task_file(int tid, const char* name) {
+  return "/proc/self/task/" + std::to_string(tid) + "/" + name;
+}
+
+// Every thread of this process with its schedstat times ("on-CPU-ns waited-ns timeslices").
+template <class Visit>
+void for_each_thread(Visit visit) {
+  DIR* dir = ::opendir("/proc/self/task");
+  if (dir == nullptr) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    const int tid = std::atoi(entry->d_name);
+    if (tid <= 0) continue;
+    unsigned long long on_cpu = 0, waited = 0;
+    if (std::sscanf(read_proc(task_file(tid, "schedstat")).c_str(), "%llu %llu", &on_cpu, &waited) == 2)
+      visit(tid, on_cpu, waited);
+  }
+  ::closedir(dir);
+}
+
+unsigned usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
+
+double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// "blocked (futex_wait_queue)", "running", "runnable, waiting for a CPU", ... from the
+// thread's state letter, its kernel wait channel, and what it did in the last interval.
+std::string where_is(int tid, std::uint64_t step_on_cpu, std::uint64_t step_waited) {
+  const std::string stat = read_proc(task_file(tid, "stat"));
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return "exited";
+  switch (stat[close + 2]) {
+    case 'R':
+      return step_waited > step_on_cpu ? "runnable, waiting for a CPU" : "running";
+    case 'S':
+    case 'D': {
+      std::string wchan = read_proc(task_file(tid, "wchan"));
+      return wchan.empty() || wchan == "0" ? "blocked" : "blocked (" + wchan + ")";
+    }
+    case 'T':
+    case 't': return "stopped";
+    case 'Z': return "exited";
+    default: return std::string("state ") + stat[close + 2];
+  }
+}
+
+std::string thread_name(int tid) {
+  std::string comm = read_proc(task_file(tid, "comm"));
+  while (!comm.empty() && comm.back() == '\n') comm.pop_back();
+  return comm;
+}
+
+}  // namespace
+
+liveness_clock::liveness_clock(owner who)
+    : cpus_(usable_cpus()), uncounted_(who == owner::watches ? static_cast<int>(::gettid()) : 0),
+      started_(clock::now()), sampled_(started_) {
+  for_each_thread([&](int tid, std::uint64_t on_cpu, std::uint64_t waited) {
+    first_[tid] = last_[tid] = {on_cpu, waited};
+  });
+}
+
+liveness_reading liveness_clock::now() {
+  if (clock::now() - sampled_ >= kResolution) sample();
+  return total_;
+}
+
+bool liveness_clock::expired(const liveness_reading& since, std::chrono::milliseconds limit) {
+  const liveness_reading window = now() - since;
+  const double seconds = std::chrono::duration<double>(limit).count();
+  return window.could_run >= seconds || window.wall >= kWallCapFactor * seconds;
+}
+
+void liveness_clock::sample() {
+  const auto at = clock::now();
+  const double wall = std::chrono::duration<double>(at - sampled_).count();
+  std::uint64_t on_cpu = 0, waited = 0;
+  std::unordered_map<int, thread_times> current;
+  step_.clear();
+  for_each_thread([&](int tid, std::uint64_t cpu_ns, std::uint64_t wait_ns) {
+    current[tid] = {cpu_ns, wait_ns};
+    first_.try_emplace(tid);  // a thread started after the clock: all of its time is new
+    const thread_times before = last_.count(tid) != 0 ? last_[tid] : thread_times{};
+    const thread_times step{cpu_ns - std::min(cpu_ns, before.on_cpu_ns),
+                            wait_ns - std::min(wait_ns, before.waited_ns)};
+    step_[tid] = step;
+    if (tid == uncounted_) return;
+    on_cpu += step.on_cpu_ns;
+    waited += step.waited_ns;
+  });
+  for (auto it = first_.begin(); it != first_.end();)
+    it = current.count(it->first) != 0 ? std::next(it) : first_.erase(it);
+  last_ = std::move(current);
+
+  const double ran = seconds(on_cpu), wanted = std::min(ran + seconds(waited), cpus_ * wall);
+  const double starved = wanted > ran ? wall * (wanted - ran) / std::max(wall, wanted) : 0.0;
+  total_.wall += wall;
+  total_.could_run += wall - std::min(wall, starved);
+  total_.cpu += ran;
+  total_.waited += seconds(waited);
+  sampled_ = at;
+}
+
+void liveness_clock::print_evidence(std::ostream& os, const liveness_reading& since) {
+  sample();
+  const liveness_reading w = total_ - since;
+  double load[3] = {0, 0, 0};
+  std::sscanf(read_proc("/proc/loadavg").c_str(), "%lf %lf %lf", &load[0], &load[1], &load[2]);
+  const auto flags = os.flags();
+  const auto precision = os.precision();
+  os << std::fixed << std::setprecision(2) << "  window without progress: wall " << w.wall
+     << " s, could run " << w.could_run << " s ("
+     << std::setprecision(0) << (w.wall > 0 ? 100 * w.could_run / w.wall : 100.0)
+     << "%); the process ran " << std::setprecision(2) << w.cpu << " s on " << cpus_
+     << " CPU(s) and its threads waited " << w.waited << " s runnable for one; load average "
+     << load[0] << ' ' << load[1] << ' ' << load[2] << '\n';
+  os << "  threads (since the watch began: on a CPU / runnable, waiting):\n";
+  const std::map<int, thread_times> sorted(last_.begin(), last_.end());
+  for (const auto& [tid, times] : sorted) {
+    const thread_times base = first_.count(tid) != 0 ? first_[tid] : thread_times{};
+    const thread_times step = step_.count(tid) != 0 ? step_[tid] : thread_times{};
+    os << "    tid " << tid << " " << thread_name(tid) << (tid == ::getpid() ? " (main)" : "")
+       << (tid == uncounted_ ? " (the watcher: not counted)" : "")
+       << ": " << where_is(tid, step.on_cpu_ns, step.waited_ns) << "; "
+       << seconds(times.on_cpu_ns - std::min(times.on_cpu_ns, base.on_cpu_ns)) << " s / "
+       << seconds(times.waited_ns - std::min(times.waited_ns, base.waited_ns)) << " s\n";
+  }
+  os.flags(flags);
+  os.precision(precision);
+}
+
+}  // namespace saferecl::test
