@@ -17,7 +17,8 @@ def dump(value: object) -> str:
 
 
 def run_line(report: Report) -> str:
-    """"sanitizer tsan; profile quick (scale 1.0); seed 42; clang 14; 2 cores; <date>"."""
+    """"sanitizer tsan; profile quick (scale 1.0); seed 42; clang 14; 2 cores; load average 0.4
+    -> 9.1 in the tests (8 spinning processes beside them); <date>"."""
     run, parts = report.run, []
     if isinstance(run.get("sanitizer"), str):
         parts.append(f"sanitizer {run['sanitizer']}")
@@ -34,6 +35,11 @@ def run_line(report: Report) -> str:
         parts.append(run["cxx_runtime"]["library"])
     if "host_cores" in run:
         parts.append(f"{dump(run['host_cores'])} cores")
+    load = run.get("load_average")
+    if isinstance(load, dict) and isinstance(load.get("test_start"), list) and isinstance(load.get("test_end"), list):
+        busy = load.get("busy_processes")
+        parts.append(f"load average {dump(load['test_start'][0])} -> {dump(load['test_end'][0])} in the tests"
+                     + (f" ({dump(busy)} spinning processes beside them)" if busy else ""))
     if isinstance(run.get("date"), str):
         parts.append(run["date"])
     return "; ".join(parts)

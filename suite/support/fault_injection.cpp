@@ -46,19 +46,6 @@ void* allocate(std::size_t size, std::size_t alignment) {
 }
 #endif
 
-std::string read_all(int fd) {
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      out.append(buf, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      return out;
-    }
-  }
-}
-
 }  // namespace
 
 void arm(std::size_t allowed_allocations) noexcept {
@@ -89,17 +76,16 @@ sweep_result fork_sweep(const std::function<int(std::size_t)>& scenario, const s
     if (pid == 0) {
       ::close(pipe_fds[0]);
       ::dup2(pipe_fds[1], STDERR_FILENO);
-      ::alarm(plan.child_timeout_seconds);  // a hang becomes SIGALRM
+      arm_child_alarm();  // the parent judges a hang (wait_for_child); this is its wall cap
       std::_Exit(scenario(k));
     }
     ::close(pipe_fds[1]);
     trial t;
     t.allowed = k;
-    t.output = read_all(pipe_fds[0]);
+    child_end end = wait_for_child(pid, pipe_fds[0], plan.child_timeout);
     ::close(pipe_fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    t.output = std::move(end.output);
+    const int status = end.status;
     t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     // The child met something the adapter cannot do: so does the test, for the same reason.
     if (t.exit_code == exit_status::kNotApplicable) {

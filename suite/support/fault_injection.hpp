@@ -15,6 +15,7 @@
 // never as a failure. The parent must be single-threaded when it calls fork_sweep.
 #pragma once
 
+#include "support/child_process.hpp"
 #include "support/watchdog.hpp"
 
 #include <cstddef>
@@ -59,7 +60,8 @@ struct sweep_plan {
   double growth = 1.25;            // then each k is the previous one times this (at least +1)
   std::size_t max_allowed = ~std::size_t{0};  // never beyond this k (0: only k = 0)
   double budget_seconds = 60;      // stop starting children after this long
-  unsigned child_timeout_seconds = child_alarm_seconds();  // a hanging child becomes SIGALRM
+  // A child that has had this long to run without ending gets SIGALRM (support/child_process.hpp).
+  std::chrono::milliseconds child_timeout = child_limit();
 };
 
 struct sweep_result {

@@ -4,7 +4,8 @@
 //       runs body() in up to n forked children, one after another, each starting from the
 //       parent's state (so a once-only initialization the parent has not done yet is done
 //       anew in every child). A child fails if body() returns false, if it ends by a
-//       signal (its alarm(child_alarm_seconds()) turns a hang into SIGALRM), or if a
+//       signal (a child that does not end within child_limit() of the time it could run gets
+//       SIGALRM: support/child_process.hpp), or if a
 //       sanitizer reported in it: a child ends with _Exit, so TSan's exit code never
 //       shows, and its stderr is read for the report instead. Stops at the first failing
 //       child (its output copied to stderr) and returns false; true if all n passed. A
@@ -24,14 +25,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "support/child_process.hpp"
 #include "support/exit_status.hpp"
-#include "support/watchdog.hpp"
 
 namespace saferecl::test {
 
@@ -46,21 +46,14 @@ bool passes_in_fresh_processes(std::size_t n, Body body) {
     if (pid == 0) {
       ::close(pipe_fds[0]);
       ::dup2(pipe_fds[1], STDERR_FILENO);
-      ::alarm(child_alarm_seconds());
+      arm_child_alarm();
       std::_Exit(body() ? 0 : 1);
     }
     ::close(pipe_fds[1]);
-    std::string output;
-    char buf[4096];
-    for (;;) {
-      const ssize_t got = ::read(pipe_fds[0], buf, sizeof buf);
-      if (got > 0) output.append(buf, static_cast<std::size_t>(got));
-      else if (got == 0 || errno != EINTR) break;
-    }
+    const child_end end = wait_for_child(pid, pipe_fds[0]);
     ::close(pipe_fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const std::string& output = end.output;
+    const int status = end.status;
     const bool sanitizer_report = output.find("WARNING: ThreadSanitizer") != std::string::npos ||
                                   output.find("ERROR: AddressSanitizer") != std::string::npos ||
                                   output.find("runtime error:") != std::string::npos;

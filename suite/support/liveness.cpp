@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace saferecl::test {
 namespace {
@@ -26,25 +27,6 @@ std::string read_proc(const std::string& path) {
   return text;
 }
 
-std::string task_file(int tid, const char* name) {
-  return "/proc/self/task/" + std::to_string(tid) + "/" + name;
-}
-
-// Every thread of this process with its schedstat times ("on-CPU-ns waited-ns timeslices").
-template <class Visit>
-void for_each_thread(Visit visit) {
-  DIR* dir = ::opendir("/proc/self/task");
-  if (dir == nullptr) return;
-  while (const dirent* entry = ::readdir(dir)) {
-    const int tid = std::atoi(entry->d_name);
-    if (tid <= 0) continue;
-    unsigned long long on_cpu = 0, waited = 0;
-    if (std::sscanf(read_proc(task_file(tid, "schedstat")).c_str(), "%llu %llu", &on_cpu, &waited) == 2)
-      visit(tid, on_cpu, waited);
-  }
-  ::closedir(dir);
-}
-
 unsigned usable_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -58,8 +40,8 @@ double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 // "blocked (futex_wait_queue)", "running", "runnable, waiting for a CPU", ... from the
 // thread's state letter, its kernel wait channel, and what it did in the last interval.
-std::string where_is(int tid, std::uint64_t step_on_cpu, std::uint64_t step_waited) {
-  const std::string stat = read_proc(task_file(tid, "stat"));
+std::string where_is(const std::string& task, std::uint64_t step_on_cpu, std::uint64_t step_waited) {
+  const std::string stat = read_proc(task + "/stat");
   const auto close = stat.rfind(')');
   if (close == std::string::npos || close + 2 >= stat.size()) return "exited";
   switch (stat[close + 2]) {
@@ -67,7 +49,7 @@ std::string where_is(int tid, std::uint64_t step_on_cpu, std::uint64_t step_wait
       return step_waited > step_on_cpu ? "runnable, waiting for a CPU" : "running";
     case 'S':
     case 'D': {
-      std::string wchan = read_proc(task_file(tid, "wchan"));
+      std::string wchan = read_proc(task + "/wchan");
       return wchan.empty() || wchan == "0" ? "blocked" : "blocked (" + wchan + ")";
     }
     case 'T':
@@ -77,8 +59,8 @@ std::string where_is(int tid, std::uint64_t step_on_cpu, std::uint64_t step_wait
   }
 }
 
-std::string thread_name(int tid) {
-  std::string comm = read_proc(task_file(tid, "comm"));
+std::string thread_name(const std::string& task) {
+  std::string comm = read_proc(task + "/comm");
   while (!comm.empty() && comm.back() == '\n') comm.pop_back();
   return comm;
 }
@@ -86,11 +68,39 @@ std::string thread_name(int tid) {
 }  // namespace
 
 liveness_clock::liveness_clock(owner who)
-    : cpus_(usable_cpus()), uncounted_(who == owner::watches ? static_cast<int>(::gettid()) : 0),
+    : tasks_("/proc/self/task"), cpus_(usable_cpus()),
+      uncounted_(who == owner::watches ? static_cast<int>(::gettid()) : 0),
       started_(clock::now()), sampled_(started_) {
   for_each_thread([&](int tid, std::uint64_t on_cpu, std::uint64_t waited) {
     first_[tid] = last_[tid] = {on_cpu, waited};
   });
+}
+
+liveness_clock::liveness_clock(pid_t process)
+    : tasks_("/proc/" + std::to_string(process) + "/task"), cpus_(usable_cpus()), uncounted_(0),
+      started_(clock::now()), sampled_(started_) {
+  for_each_thread([&](int tid, std::uint64_t on_cpu, std::uint64_t waited) {
+    first_[tid] = last_[tid] = {on_cpu, waited};
+  });
+}
+
+std::string liveness_clock::task_file(int tid, const char* name) const {
+  return tasks_ + "/" + std::to_string(tid) + "/" + name;
+}
+
+// Every thread of the process with its schedstat times ("on-CPU-ns waited-ns timeslices").
+template <class Visit>
+void liveness_clock::for_each_thread(Visit visit) const {
+  DIR* dir = ::opendir(tasks_.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    const int tid = std::atoi(entry->d_name);
+    if (tid <= 0) continue;
+    unsigned long long on_cpu = 0, waited = 0;
+    if (std::sscanf(read_proc(task_file(tid, "schedstat")).c_str(), "%llu %llu", &on_cpu, &waited) == 2)
+      visit(tid, on_cpu, waited);
+  }
+  ::closedir(dir);
 }
 
 liveness_reading liveness_clock::now() {
@@ -148,16 +158,32 @@ void liveness_clock::print_evidence(std::ostream& os, const liveness_reading& si
      << " CPU(s) and its threads waited " << w.waited << " s runnable for one; load average "
      << load[0] << ' ' << load[1] << ' ' << load[2] << '\n';
   os << "  threads (since the watch began: on a CPU / runnable, waiting):\n";
+  // One line a thread; past kListed threads, one line a state with its count.
+  constexpr std::size_t kListed = 16;
   const std::map<int, thread_times> sorted(last_.begin(), last_.end());
+  const int main_tid = sorted.empty() ? 0 : sorted.begin()->first;  // the oldest thread
+  std::map<std::string, std::pair<std::size_t, thread_times>> by_state;
   for (const auto& [tid, times] : sorted) {
     const thread_times base = first_.count(tid) != 0 ? first_[tid] : thread_times{};
     const thread_times step = step_.count(tid) != 0 ? step_[tid] : thread_times{};
-    os << "    tid " << tid << " " << thread_name(tid) << (tid == ::getpid() ? " (main)" : "")
-       << (tid == uncounted_ ? " (the watcher: not counted)" : "")
-       << ": " << where_is(tid, step.on_cpu_ns, step.waited_ns) << "; "
-       << seconds(times.on_cpu_ns - std::min(times.on_cpu_ns, base.on_cpu_ns)) << " s / "
-       << seconds(times.waited_ns - std::min(times.waited_ns, base.waited_ns)) << " s\n";
+    const std::string task = tasks_ + "/" + std::to_string(tid);
+    const std::string where = where_is(task, step.on_cpu_ns, step.waited_ns);
+    const thread_times mine{times.on_cpu_ns - std::min(times.on_cpu_ns, base.on_cpu_ns),
+                            times.waited_ns - std::min(times.waited_ns, base.waited_ns)};
+    if (sorted.size() > kListed) {
+      auto& [count, sum] = by_state[where];
+      ++count;
+      sum.on_cpu_ns += mine.on_cpu_ns;
+      sum.waited_ns += mine.waited_ns;
+      continue;
+    }
+    os << "    tid " << tid << " " << thread_name(task) << (tid == main_tid ? " (main)" : "")
+       << (tid == uncounted_ ? " (the watcher: not counted)" : "") << ": " << where << "; "
+       << seconds(mine.on_cpu_ns) << " s / " << seconds(mine.waited_ns) << " s\n";
   }
+  for (const auto& [where, group] : by_state)
+    os << "    " << group.first << " threads " << where << "; " << seconds(group.second.on_cpu_ns)
+       << " s / " << seconds(group.second.waited_ns) << " s in all\n";
   os.flags(flags);
   os.precision(precision);
 }

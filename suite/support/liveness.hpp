@@ -31,9 +31,12 @@
 // samples is not seen. Between samples now() returns the last reading.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <unordered_map>
 
 namespace saferecl::test {
@@ -60,6 +63,8 @@ class liveness_clock {
   enum class owner { watches, works };  // does the thread that makes the clock count?
 
   explicit liveness_clock(owner who = owner::watches);
+  // The clock of another process (a forked child its parent watches): all of its threads count.
+  explicit liveness_clock(pid_t process);
 
   // The totals now (sampled at most once per kResolution).
   liveness_reading now();
@@ -82,7 +87,11 @@ class liveness_clock {
   using clock = std::chrono::steady_clock;
 
   void sample();
+  template <class Visit>
+  void for_each_thread(Visit visit) const;
+  std::string task_file(int tid, const char* name) const;
 
+  std::string tasks_;  // /proc/<process>/task
   unsigned cpus_;
   int uncounted_;  // the watcher's thread id, or 0
   clock::time_point started_, sampled_;

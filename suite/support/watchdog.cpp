@@ -1,10 +1,8 @@
 #include "support/watchdog.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <pthread.h>
 #include <sstream>
 
@@ -18,11 +16,6 @@ std::chrono::milliseconds default_watchdog_limit() {
     return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
   }();
   return limit;
-}
-
-unsigned child_alarm_seconds() {
-  const double half = std::chrono::duration<double>(default_watchdog_limit()).count() / 2;
-  return std::max(1u, static_cast<unsigned>(std::ceil(half)));
 }
 
 watchdog::watchdog(std::string what, dump_fn dump, std::chrono::milliseconds limit,

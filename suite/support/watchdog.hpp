@@ -15,9 +15,8 @@
 // barriers, waves of threads) calls progressed() once per round, and a scope may also watch a
 // counter (deleters run, say), so a barrier draining a backlog is progressing although its
 // call has not returned. The limit bounds one step, not a test, and can be short enough that a
-// real hang costs seconds, not minutes. A child process (fork, fault sweeps) cannot keep the
-// watchdog's thread; it arms alarm(child_alarm_seconds()) instead, half the limit, so that it
-// dies (a FAIL that names the signal) before the watchdog of the parent waiting for it.
+// real hang costs seconds, not minutes. A forked child (fork, fault sweeps, fresh processes)
+// cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp).
 //
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
 //                              profile sets 10, its mutant sweep 3)
@@ -40,9 +39,6 @@
 namespace saferecl::test {
 
 std::chrono::milliseconds default_watchdog_limit();
-
-// The alarm() of a child process: half the watchdog's limit, at least one second.
-unsigned child_alarm_seconds();
 
 class watchdog {
  public:

@@ -5,14 +5,15 @@
 // pointers, protect, retire and reclaim -- on a new thread too -- and exit cleanly, and the
 // parent carries on.
 //
-// Relies on: the child reporting through its exit status, and both sides bounding the wait
-// (the child sets an alarm, the parent kills it when late). Under a sanitizer the other
+// Relies on: the child reporting through its exit status, and the parent bounding the wait
+// on the time the child could run (support/child_process.hpp: SIGALRM when it is late). Under a sanitizer the other
 // thread is parked at the forks: the TSan and ASan runtimes of LLVM 14 do not lock their
 // allocators around fork, so a child forked while another thread allocates can hang in
 // its first allocation (seen under ASan: a futex wait in SizeClassAllocator64). Under TSan
 // the child also starts no thread: TSan ends a child of a multi-threaded process that
 // starts threads (die_after_fork).
 #include "support/test.hpp"
+#include "support/child_process.hpp"
 #include "support/hp_checks.hpp"
 #include "support/sanitizers.hpp"
 
@@ -61,35 +62,26 @@ struct slow_object : sut::hazard_pointer_obj_base<slow_object, slow_deleter> {
   slow_object() = default;
 };
 
-// A child does a few milliseconds of work; its alarm only bounds a hang.
+// A child does a few milliseconds of work; its parent judges a hang (child_passed).
 int child_status() {
-  ::alarm(saferecl::test::child_alarm_seconds());
+  saferecl::test::arm_child_alarm();
   bool ok = protection_works();
   if (!kUnderTsan) std::thread([&] { ok = protection_works() && ok; }).join();
   return ok ? 0 : 1;
 }
 
-// Waits for the child up to `limit` (killing it if it hangs) and says how a failed child
-// ended, so that a failure names its cause. True if it exited with status 0.
-bool child_passed(pid_t child, int fork_index, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  int status = 0;
-  while (::waitpid(child, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(child, SIGKILL);
-      ::waitpid(child, &status, 0);
-      MESSAGE("child of fork ", fork_index, " hung: killed after ", limit.count(), " s");
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+// Waits for the child, which gets SIGALRM once it has had child_limit() of the time it could
+// run (support/child_process.hpp), and says how a failed child ended, so that a failure
+// names its cause. True if it exited with status 0.
+bool child_passed(pid_t child, int fork_index, saferecl::test::watchdog& waiting) {
+  const int status = saferecl::test::wait_for_child(child, -1, saferecl::test::child_limit(), &waiting).status;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   if (WIFEXITED(status))
     MESSAGE("child of fork ", fork_index, " exited with status ", WEXITSTATUS(status),
             " (1: a protected object was reclaimed, or a sanitizer's report, above)");
   else
     MESSAGE("child of fork ", fork_index, " was killed by signal ", WTERMSIG(status),
-            WTERMSIG(status) == SIGALRM ? " (its alarm: it hung)" : "");
+            WTERMSIG(status) == SIGALRM ? " (its alarm: it hung; the evidence is above)" : "");
   return false;
 }
 
@@ -119,8 +111,7 @@ TEST_CASE("saferecl.hp.general HS-18: after fork with another thread using hazar
     for (int i = 0; i < kForks && failed_children == 0; ++i) {  // one failure is enough
       const pid_t child = ::fork();
       if (child == 0) std::_Exit(child_status());
-      const auto child_limit = std::chrono::seconds(saferecl::test::child_alarm_seconds() + 1);
-      if (child < 0 || !child_passed(child, i, child_limit)) ++failed_children;
+      if (child < 0 || !child_passed(child, i, fork_done)) ++failed_children;
       fork_done.progressed();
     }
     done.set();

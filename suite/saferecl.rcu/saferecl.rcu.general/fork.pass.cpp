@@ -5,9 +5,10 @@
 // child (which has only the forking thread) able to lock, retire, synchronize and run
 // barriers, and leave the parent unharmed (RS-18). QoI.
 //
-// Relies on: the child creating no thread (it is a copy of a multi-threaded process) and
-// guarding itself with alarm() instead of the watchdog; the parent waiting under the
-// watchdog; nested forks from a child, which is single-threaded.
+// Relies on: the child creating no thread (it is a copy of a multi-threaded process); each
+// parent judging its child on the time the child could run (support/child_process.hpp), the
+// test's parent under the watchdog; nested forks from a child, which is single-threaded.
+#include "support/child_process.hpp"
 #include "support/rcu_objects.hpp"
 #include "support/rcu_threads.hpp"
 #include "support/test.hpp"
@@ -41,18 +42,19 @@ bool exercise_rcu() {
 }
 
 // The exit status of a child that exercises the facility, forks `depth - 1` more levels
-// below itself, and reports 0 only if everything below it succeeded.
-int fork_and_exercise(int depth) {
+// below itself, and reports 0 only if everything below it succeeded. `waiting` is the
+// test's watchdog (in the test's process only).
+int fork_and_exercise(int depth, saferecl::test::watchdog* waiting = nullptr) {
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ::alarm(saferecl::test::child_alarm_seconds());  // a hung child dies of SIGALRM
+    saferecl::test::arm_child_alarm();
     int status = exercise_rcu() ? 0 : 1;
     if (status == 0 && depth > 1) status = fork_and_exercise(depth - 1);
     std::_Exit(status);
   }
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+  if (pid < 0) return -1;
+  const int status = saferecl::test::wait_for_child(pid, -1, saferecl::test::child_limit(), waiting).status;
   if (!WIFEXITED(status)) {
     std::fprintf(stderr, "[saferecl] a forked child died of signal %d\n", WTERMSIG(status));
     return 128 + WTERMSIG(status);
@@ -68,8 +70,9 @@ TEST_CASE("saferecl.rcu.general/1 RS-18: after fork the child and the parent can
   sut::rcu_retire(new plain_object, quarantine_deleter{});  // pending across the fork
   region_holder reader;                                    // inside a region at the fork
   int child_status = -1;
-  within_watchdog("nested forked children using rcu",
-                  [&] { child_status = fork_and_exercise(kNestedForks); });
+  within_watchdog("nested forked children using rcu", [&](saferecl::test::watchdog& waiting) {
+    child_status = fork_and_exercise(kNestedForks, &waiting);
+  });
   CHECK(child_status == 0);
   reader.release();
   reader.join();
