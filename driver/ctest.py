@@ -12,6 +12,7 @@ from typing import Iterable
 
 from driver import console
 from reports import expectations as ex
+from reports import protocol
 from reports.classify import CaseRecord, classify, headline_of
 from reports.index import IndexEntry
 from reports.tsan_evidence import reclassify
@@ -199,10 +200,12 @@ def failing_tests(junit: Path) -> list[dict]:
     """The tests CTest recorded as failed in any way (a check, a sanitizer, the watchdog, a
     signal, CTest's TIMEOUT: status "fail" or a <failure>), fastest first, named without the
     "<impl>/" prefix, with their verdict and headline (how each one ended: a TIMEOUT, a
-    STALL, a race). A NOT APPLICABLE test (skipped, exit status 77) is no failure."""
+    STALL, a race). A NOT APPLICABLE test (skipped, exit status 77) is no failure, nor is an
+    INCONCLUSIVE one (a hang while other load starved the process)."""
     if not junit.is_file():
         return []
     failed = [{"test": case.name.split("/", 1)[-1], "time": case.time,
                "verdict": classify(case).verdict, "headline": headline_of(case.output)}
               for case in read_junit(junit).cases if case.failed or case.status == "fail"]
+    failed = [k for k in failed if k["verdict"] != protocol.VERDICT_INCONCLUSIVE]
     return sorted(failed, key=lambda k: k["time"])

@@ -145,7 +145,9 @@ def analyse(report: Report) -> None:
             if impl.inconclusive and not impl.why_not:
                 impl.not_judged = True
                 impl.why_not.append(f"not judged in this tier: {impl.inconclusive} normative test(s) "
-                                    "failed only on a sanitizer report the sanitizer could not judge")
+                                    "failed only on evidence the run could not judge (a sanitizer "
+                                    "report the sanitizer could not see through, or a hang or "
+                                    "stall while other load starved the process)")
         impl.conforming = not impl.why_not
         if not impl.selected:
             continue

@@ -3,8 +3,10 @@
 A test's verdict comes from its junit <testcase> (status, <skipped>, <failure>, output), the
 "[saferecl] exit status N" line that suite/cmake/run_test.sh prints, and the test's CTest
 TIMEOUT (from the index). The order of the checks in `classify` is the protocol: a watchdog
-timeout or a signal outranks the sanitizer's exit status, and a missing status line means
-CTest killed the launcher (TIMEOUT) or the output was truncated (FAIL).
+timeout or a stall that other load starved (the wall-clock cap ended a window the process
+could hardly run in: INCONCLUSIVE) outranks the rest, a timeout or a signal outranks the
+sanitizer's exit status, and a missing status line means CTest killed the launcher (TIMEOUT)
+or the output was truncated (FAIL).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Classification:
 
 
 EXIT_STATUS_LINE = re.compile(r"\[saferecl\] exit status (\d+)")
+STARVED_LINE = re.compile(re.escape(protocol.STARVED_PREFIX) + r" ([^\n]*)")
 DEADLY_SIGNAL = re.compile(r"Sanitizer:DEADLYSIGNAL|Sanitizer: (SEGV|BUS|FPE|ILL|ABRT|stack-overflow)")
 SIGNAL_NAMES = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
                 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM"}
@@ -90,6 +93,9 @@ def classify(r: CaseRecord) -> Classification:
                        f"no exit status after {seconds(r.time)} "
                        "(output truncated by CTest, or the launcher was killed)")
     code = exit_status
+    starved = STARVED_LINE.search(r.output)
+    if starved and code in (protocol.TIMEOUT, protocol.FAIL):
+        return verdict(protocol.VERDICT_INCONCLUSIVE, "starved by other load: " + trim(starved[1]))
     if code == protocol.TIMEOUT or protocol.TIMEOUT_PREFIX in r.output:
         return verdict(protocol.VERDICT_TIMEOUT, f"watchdog timeout (exit status {code})")
     if code >= 128:

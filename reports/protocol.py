@@ -20,6 +20,10 @@ TIMEOUT_PREFIX = "[saferecl] TIMEOUT"
 # What the stress harness's stall detector prints ("[saferecl] <test>: STALL: ...") before it
 # exits with FAIL.
 STALL_MARK = "STALL:"
+# What the watchdog or the stall detector prints (after its TIMEOUT or STALL line) when the
+# wall-clock cap ended a window in which the process could run less than half of its limit:
+# other load starved it, which is no evidence of a hang (INCONCLUSIVE).
+STARVED_PREFIX = "[saferecl] STARVED:"
 
 # Verdicts, in the order of severity the reports use when several tests meet in one cell.
 VERDICT_PASS = "PASS"

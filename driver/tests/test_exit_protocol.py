@@ -32,6 +32,7 @@ def test_cpp_and_python_agree():
         "kNotApplicablePrefix": protocol.NOT_APPLICABLE_PREFIX,
         "kTimeoutPrefix": protocol.TIMEOUT_PREFIX,
         "kStallMark": protocol.STALL_MARK,
+        "kStarvedPrefix": protocol.STARVED_PREFIX,
     }
 
 

@@ -32,6 +32,12 @@ def case(status="fail", output="", **kw) -> CaseRecord:
     (case(output=DONE.format(77)), "NOT APPLICABLE", "exit status 77 (not applicable)"),
     (case(output=DONE.format(124)), "TIMEOUT", "watchdog timeout (exit status 124)"),
     (case(output="[saferecl] TIMEOUT: x\n" + DONE.format(1)), "TIMEOUT", "watchdog timeout (exit status 1)"),
+    (case(output="[saferecl] TIMEOUT: x\n[saferecl] STARVED: could run 0.01 s\n" + DONE.format(124)),
+     "INCONCLUSIVE", "starved by other load: could run 0.01 s"),
+    (case(output="[saferecl] X: STALL: y\n[saferecl] STARVED: could run 0.2 s\n" + DONE.format(1)),
+     "INCONCLUSIVE", "starved by other load: could run 0.2 s"),
+    (case(output="[saferecl] STARVED: could run 0.2 s\n" + DONE.format(66)), "FAIL",
+     "sanitizer report (exit status 66)"),  # a race is evidence whatever the load
     (case(output=DONE.format(139)), "CRASH", "killed by SIGSEGV (exit status 139)"),
     (case(output=DONE.format(134)), "CRASH", "killed by SIGABRT (exit status 134)"),
     (case(output=DONE.format(128)), "CRASH", "killed by signal 0 (exit status 128)"),

@@ -47,7 +47,9 @@ child_end wait_for_child(pid_t child, int output_fd, std::chrono::milliseconds l
     if (clock.expired(start, limit)) {
       std::ostringstream os;
       os << "[saferecl] forked child " << child << " did not end within " << limit.count()
-         << " ms of the time it could run: SIGALRM\n[saferecl] evidence:\n";
+         << " ms of the time it could run: SIGALRM\n";
+      clock.print_if_starved(os, start, limit);
+      os << "[saferecl] evidence:\n";
       clock.print_evidence(os, start);
       std::fputs(os.str().c_str(), stderr);
       ::kill(child, SIGALRM);

@@ -13,6 +13,8 @@
 #include <string>
 #include <utility>
 
+#include "support/exit_status.hpp"
+
 namespace saferecl::test {
 namespace {
 
@@ -112,6 +114,21 @@ bool liveness_clock::expired(const liveness_reading& since, std::chrono::millise
   const liveness_reading window = now() - since;
   const double seconds = std::chrono::duration<double>(limit).count();
   return window.could_run >= seconds || window.wall >= kWallCapFactor * seconds;
+}
+
+bool liveness_clock::print_if_starved(std::ostream& os, const liveness_reading& since,
+                                      std::chrono::milliseconds limit) {
+  const liveness_reading window = now() - since;
+  const double seconds = std::chrono::duration<double>(limit).count();
+  if (window.could_run >= seconds / 2) return false;
+  const auto flags = os.flags();
+  const auto precision = os.precision();
+  os << exit_status::kStarvedPrefix << std::fixed << std::setprecision(2) << " the process could run "
+     << window.could_run << " s of its " << seconds << " s limit in " << window.wall
+     << " s of wall time: other load starved it, which is no evidence of a hang\n";
+  os.flags(flags);
+  os.precision(precision);
+  return true;
 }
 
 void liveness_clock::sample() {

@@ -73,6 +73,11 @@ class liveness_clock {
   // kWallCapFactor times `limit` of wall time.
   bool expired(const liveness_reading& since, std::chrono::milliseconds limit);
 
+  // After expired(): true when it was the wall-clock cap and the process could run less than
+  // half of `limit` in the window -- other load starved it, and the window is no evidence.
+  // Then prints exit_status::kStarvedPrefix's line, which the reports judge INCONCLUSIVE.
+  bool print_if_starved(std::ostream& os, const liveness_reading& since, std::chrono::milliseconds limit);
+
   // The evidence of a window without progress that began at `since`: its wall time, the
   // time the process could run, CPU time and runnable waiting in it, the CPUs and the load
   // average, and where each thread is (blocked and in which kernel wait, running, or

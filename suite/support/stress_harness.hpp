@@ -323,7 +323,9 @@ class torture {
        << stall_limit().count() << " ms of the time it could run ("
        << static_cast<long long>((liveness.now() - since).wall * 1000) << " ms of wall time; at "
        << std::chrono::duration<double>(at).count() << " s into the run; seed " << seed()
-       << ")\n[saferecl] evidence:\n";
+       << ")\n";
+    liveness.print_if_starved(os, since, stall_limit());
+    os << "[saferecl] evidence:\n";
     liveness.print_evidence(os, since);
     os << "[saferecl] progress counters:\n";
     print_state(os);

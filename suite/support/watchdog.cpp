@@ -67,7 +67,9 @@ void watchdog::report_hang(std::chrono::milliseconds limit, liveness_clock& cloc
          << (window.could_run < std::chrono::duration<double>(limit).count()
                  ? ": the wall-clock cap, " + std::to_string(kWallCapFactor) + " x the limit"
                  : std::string())
-         << ")\n[saferecl] evidence:\n";
+         << ")\n";
+  clock.print_if_starved(report, since, limit);
+  report << "[saferecl] evidence:\n";
   clock.print_evidence(report, since);
   if (dump_) {
     report << "[saferecl] state at timeout:\n";
