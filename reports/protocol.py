@@ -21,7 +21,7 @@ TIMEOUT_PREFIX = "[saferecl] TIMEOUT"
 # exits with FAIL.
 STALL_MARK = "STALL:"
 # What the watchdog or the stall detector prints (after its TIMEOUT or STALL line) when the
-# wall-clock cap ended a window in which the process could run less than half of its limit:
+# wall-clock cap ended a window in which the process could run less than a quarter of its limit:
 # other load starved it, which is no evidence of a hang (INCONCLUSIVE).
 STARVED_PREFIX = "[saferecl] STARVED:"
 

@@ -22,7 +22,7 @@ inline constexpr const char* kTimeoutPrefix = "[saferecl] TIMEOUT";
 // exits with kFail: a worker that made no progress while the run went on.
 inline constexpr const char* kStallMark = "STALL:";
 // What the watchdog or the stall detector prints (after its TIMEOUT or STALL line) when the
-// wall-clock cap ended a window in which the process could run less than half of its limit:
+// wall-clock cap ended a window in which the process could run less than a quarter of its limit:
 // other load starved it, which is no evidence of a hang; the reports judge it INCONCLUSIVE.
 inline constexpr const char* kStarvedPrefix = "[saferecl] STARVED:";
 

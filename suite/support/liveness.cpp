@@ -40,6 +40,19 @@ unsigned usable_cpus() {
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
+// The CPU time every process on the machine has used so far (not idle, not waiting for I/O;
+// a virtual machine's stolen time counts as used), in seconds.
+double machine_busy_seconds() {
+  unsigned long long t[8] = {};
+  if (std::sscanf(read_proc("/proc/stat").c_str(), "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0], &t[1],
+                  &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]) < 4)
+    return 0;
+  unsigned long long busy = 0;
+  for (int i = 0; i < 8; ++i) busy += (i == 3 || i == 4) ? 0 : t[i];  // idle, iowait
+  static const double ticks_per_second = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return static_cast<double>(busy) / ticks_per_second;
+}
+
 // "blocked (futex_wait_queue)", "running", "runnable, waiting for a CPU", ... from the
 // thread's state letter, its kernel wait channel, and what it did in the last interval.
 std::string where_is(const std::string& task, std::uint64_t step_on_cpu, std::uint64_t step_waited) {
@@ -48,7 +61,8 @@ std::string where_is(const std::string& task, std::uint64_t step_on_cpu, std::ui
   if (close == std::string::npos || close + 2 >= stat.size()) return "exited";
   switch (stat[close + 2]) {
     case 'R':
-      return step_waited > step_on_cpu ? "runnable, waiting for a CPU" : "running";
+      // A wait is accounted when the thread next runs: no CPU time at all means waiting.
+      return step_on_cpu == 0 || step_waited > step_on_cpu ? "runnable, waiting for a CPU" : "running";
     case 'S':
     case 'D': {
       std::string wchan = read_proc(task + "/wchan");
@@ -72,7 +86,7 @@ std::string thread_name(const std::string& task) {
 liveness_clock::liveness_clock(owner who)
     : tasks_("/proc/self/task"), cpus_(usable_cpus()),
       uncounted_(who == owner::watches ? static_cast<int>(::gettid()) : 0),
-      started_(clock::now()), sampled_(started_) {
+      machine_busy_(machine_busy_seconds()), started_(clock::now()), sampled_(started_) {
   for_each_thread([&](int tid, std::uint64_t on_cpu, std::uint64_t waited) {
     first_[tid] = last_[tid] = {on_cpu, waited};
   });
@@ -80,7 +94,7 @@ liveness_clock::liveness_clock(owner who)
 
 liveness_clock::liveness_clock(pid_t process)
     : tasks_("/proc/" + std::to_string(process) + "/task"), cpus_(usable_cpus()), uncounted_(0),
-      started_(clock::now()), sampled_(started_) {
+      machine_busy_(machine_busy_seconds()), started_(clock::now()), sampled_(started_) {
   for_each_thread([&](int tid, std::uint64_t on_cpu, std::uint64_t waited) {
     first_[tid] = last_[tid] = {on_cpu, waited};
   });
@@ -120,7 +134,7 @@ bool liveness_clock::print_if_starved(std::ostream& os, const liveness_reading& 
                                       std::chrono::milliseconds limit) {
   const liveness_reading window = now() - since;
   const double seconds = std::chrono::duration<double>(limit).count();
-  if (window.could_run >= seconds / 2) return false;
+  if (window.could_run >= kEvidenceShare * seconds) return false;
   const auto flags = os.flags();
   const auto precision = os.precision();
   os << exit_status::kStarvedPrefix << std::fixed << std::setprecision(2) << " the process could run "
@@ -134,7 +148,7 @@ bool liveness_clock::print_if_starved(std::ostream& os, const liveness_reading& 
 void liveness_clock::sample() {
   const auto at = clock::now();
   const double wall = std::chrono::duration<double>(at - sampled_).count();
-  std::uint64_t on_cpu = 0, waited = 0;
+  std::uint64_t on_cpu = 0, waited = 0, watcher_on_cpu = 0;
   std::unordered_map<int, thread_times> current;
   step_.clear();
   for_each_thread([&](int tid, std::uint64_t cpu_ns, std::uint64_t wait_ns) {
@@ -144,7 +158,10 @@ void liveness_clock::sample() {
     const thread_times step{cpu_ns - std::min(cpu_ns, before.on_cpu_ns),
                             wait_ns - std::min(wait_ns, before.waited_ns)};
     step_[tid] = step;
-    if (tid == uncounted_) return;
+    if (tid == uncounted_) {
+      watcher_on_cpu = step.on_cpu_ns;
+      return;
+    }
     on_cpu += step.on_cpu_ns;
     waited += step.waited_ns;
   });
@@ -152,8 +169,12 @@ void liveness_clock::sample() {
     it = current.count(it->first) != 0 ? std::next(it) : first_.erase(it);
   last_ = std::move(current);
 
+  const double busy = machine_busy_seconds();
+  const double others = std::max(0.0, busy - machine_busy_ - seconds(on_cpu + watcher_on_cpu));
+  machine_busy_ = busy;
   const double ran = seconds(on_cpu), wanted = std::min(ran + seconds(waited), cpus_ * wall);
-  const double starved = wanted > ran ? wall * (wanted - ran) / std::max(wall, wanted) : 0.0;
+  const double denied = wanted > ran ? wall * (wanted - ran) / std::max(wall, wanted) : 0.0;
+  const double starved = std::min(denied, wall * std::min(1.0, others / (cpus_ * wall)));
   total_.wall += wall;
   total_.could_run += wall - std::min(wall, starved);
   total_.cpu += ran;
