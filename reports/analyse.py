@@ -48,6 +48,8 @@ def map_to_rows(report: Report, t: Test) -> None:
 
 def cell_status(report: Report, tests: list[int]) -> str:
     bad = warn = qoi = passed = unjudged = False
+    if all(report.tests[i].verdict == protocol.VERDICT_NOT_RUN for i in tests):
+        return Status.NOT_RUN
     for i in tests:
         t = report.tests[i]
         unjudged = unjudged or t.verdict == protocol.VERDICT_INCONCLUSIVE

@@ -57,7 +57,8 @@ def results_document(report: Report) -> dict:
             for impl in report.impls},
     } for row in report.rows]
 
-    covered = {row_id for t in report.tests for row_id in t.requirements}
+    covered = {row_id for t in report.tests for row_id in t.requirements
+               if t.verdict != protocol.VERDICT_NOT_RUN}  # a row of this run's tests
     testable = [row for row in report.rows if row.testable]
     doc["coverage"] = {
         "rows": len(report.rows), "testable_rows": len(testable),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports import expectations, protocol, soak
+from reports import expectations, protocol, selection, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_ceilings, judge_targets
 from reports.curves import bench_curves
@@ -225,7 +225,7 @@ def summary_markdown(report: Report) -> str:
     md += expectations_section(report)
     md += soak_section(report)
 
-    covered = {i for t in report.tests for i in t.requirements
+    covered = {i for t in report.tests for i in t.requirements if t.verdict != protocol.VERDICT_NOT_RUN
                if report.row(i) and report.row(i).testable}
     testable = [row for row in report.rows if row.testable]
     md += f"\nRequirement coverage: {len(covered)} of {len(testable)} testable rows of the catalog have tests"
@@ -238,8 +238,11 @@ def summary_markdown(report: Report) -> str:
                f"{len(ends)} have a core and a qoi test in this run")
         lacking = [e.end for e in ends if not e.covered]
         md += ("; lacking one: " + "; ".join(md_escape(e) for e in lacking) if lacking else "") + ".\n"
-    if report.tests_not_run:
-        md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
+    not_run = sum(t.verdict == protocol.VERDICT_NOT_RUN for t in report.tests)
+    if not_run:
+        md += (f"\n{not_run} test(s) NOT RUN: the run's selection left them out "
+               f"(`{selection.parse((report.run.get('selection') or {}).get('ctest_args')).describe()}`); "
+               "they say nothing about the implementation.\n")
 
     md += findings_section(report, Status.NON_CONFORMING, "Non-conforming requirements")
     md += findings_section(report, Status.NOT_JUDGED, "Not judged: the sanitizer could not see the synchronization")
