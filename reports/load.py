@@ -21,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import expectations, protocol, selection, tsan_evidence
+from reports import crash_stacks, expectations, protocol, selection, tsan_evidence
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -117,6 +117,28 @@ def read_expectations(out: Path, report: Report) -> None:
         report.notes.append(str(e))
         report.expectation_entries = []
         report.expectation_source = f"{path.name} (unreadable: every failure counts as new)"
+
+
+def read_crash_stacks(out: Path, report: Report) -> None:
+    """crash-stacks.json (driver/crash_stack.py): a crash that printed no stack, named from the
+    stack of its rerun under gdb (inside a sanitizer's runtime, or in the program)."""
+    stacks = read_json(out / crash_stacks.STACKS_FILE, report, False)
+    if not isinstance(stacks, dict):
+        return
+    for t in report.tests:
+        found = stacks.get(t.ctest_name)
+        if not isinstance(found, dict) or t.verdict != protocol.VERDICT_CRASH:
+            continue
+        stack = [line for line in found.get("stack", []) if isinstance(line, str)]
+        where = text(found, "file")
+        if not stack:
+            t.detail += f"; no stack: a rerun under gdb did not crash again ({where})"
+            continue
+        named = crash_stacks.describe(stack)
+        t.detail = f"{named} (symbolized stack from a rerun under gdb: {where})"
+        t.headline = named
+        t.excerpt = ("[saferecl] the test's output printed no stack; its rerun under gdb crashed here:\n"
+                     + "\n".join(stack[:20]) + "\n\n" + t.excerpt)
 
 
 def command_of(out: Path, run: object) -> str:
@@ -244,6 +266,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             detail=f"does not compile; the index names no test of {f.source}",
             excerpt=excerpt_of(f.log + "\n", 4000), headline=headline_of(f.log + "\n")))
 
+    read_crash_stacks(out, report)
     read_expectations(out, report)
     soak = read_json(out / "soak.json", report, False)
     report.soak = soak if isinstance(soak, dict) else None

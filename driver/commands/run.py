@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from driver import console, cxx_runtime, known_failures, sharding, timings
+from driver import console, crash_stack, cxx_runtime, known_failures, sharding, timings
 from driver.build import BuildTree, tree_dir
 from driver.console import conclude, elapsed, say, stage
 from driver.ctest import EMPTY_JUNIT, LiveVerdicts, run_ctest, test_environment
@@ -88,6 +88,10 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     with clock.stage("test"):
         run_tests(options, build, available, seed, scale, mutant_env, report,
                   [e for _, entries in expected for e in entries], runtime)
+
+    if options.sanitizer != "none" and available:  # a sanitizer crash that printed no stack
+        with clock.stage("test"):
+            crash_stack.collect(junit, build.dir, test_environment(scale, seed, mutant_env), report.path, OUTPUTS)
 
     stage("report")
     recorded = timings.timings(clock, junit, options.sanitizer, runtime)
