@@ -28,6 +28,7 @@ from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import shards, soak
+from reports.console_end import console_end
 from reports.index import read_index
 
 
@@ -116,9 +117,10 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     final = report.publish()
 
     if results is not None:
-        conclude((final / "summary.md").read_text())
-        conclude(f"report: {final / 'report.html'}")
+        # The end fits a screen (reports/console_end.py); the rest is in the report files.
+        conclude("\n".join(console_end(results, final / OUTPUTS)))
         conclude(known_failures.summary_line(results))
+        conclude(f"report: {final / 'report.html'}  (summary: {final / 'summary.md'})")
         if options.update_expectations:
             available_tested = [n for n in impls if n in available]
             for path in known_failures.update(results, available_tested, options.expect,
@@ -129,9 +131,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         conclude(f"CTest's output: {stream}")
     if (final / OUTPUTS).is_dir() and any((final / OUTPUTS).iterdir()):
         conclude(f"failed tests' output (sanitizer reports included): {final / OUTPUTS}")
-    for line in timings.lines(recorded):
-        conclude(line)
-    conclude(f"total time {elapsed(started)}")
+    conclude(timings.lines(recorded)[0] + f"; total {elapsed(started)} (the slowest tests: run.json, report.html)")
     unavailable = [n for n in impls if n not in available]
     if options.explicit and unavailable:
         conclude("selected but unavailable: " + ", ".join(unavailable))

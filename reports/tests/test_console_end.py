@@ -1,0 +1,47 @@
+"""The end of a run's console fits a screen (reports/console_end.py): the implementation table
+and each unexpected result with its output file; expected failures, per-requirement findings
+and coverage stay in summary.md."""
+
+from __future__ import annotations
+
+import re
+
+from reports.console_end import console_end
+from reports.tests.conftest import results_of
+
+
+def test_the_end_has_the_table_and_the_unexpected_results_only(rendered, tmp_path):
+    directory = rendered("mixed")
+    doc = results_of(directory)
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    failing = next(t for t in doc["tests"] if t["verdict"] == "FAIL" and t["ctest_name"])
+    stem = re.sub(r"[^A-Za-z0-9._=-]+", "_", failing["ctest_name"])[:120].strip("_")
+    (outputs / f"0007-{stem}.log").write_text("output\n")
+    end = console_end(doc, outputs)
+    text = "\n".join(end)
+    summary = (directory / "summary.md").read_text().splitlines()
+    for impl in doc["implementations"]:
+        assert any(line.startswith(impl["name"]) for line in end), (impl["name"], text)
+    failing_count = sum(t["verdict"] in ("FAIL", "TIMEOUT", "CRASH", "NOT BUILT") for t in doc["tests"])
+    assert failing_count > 0 and text.count("\n    ") >= 1
+    assert f"{failing['implementation']}/{failing['name']}: FAIL" in text
+    assert f"output: {outputs}/0007-{stem}.log" in text
+    assert "Requirement coverage" not in text and "## " not in text, text
+    assert len(end) < len(summary), (len(end), len(summary))
+
+
+def test_with_expectations_only_the_unexpected_are_listed():
+    doc = {"conforming": False, "not_judged": [],
+           "implementations": [{"name": "a", "available": True, "selected": True, "verdict": "NOT conforming",
+                                "conforming": False, "not_conforming_because": ["2 failing normative (core/cxx29) test(s)"],
+                                "counts": {"PASS": 5, "FAIL": 2}}],
+           "tests": [{"implementation": "a", "name": "known", "verdict": "FAIL", "outcome": "EXPECTED FAIL"},
+                     {"implementation": "a", "name": "new one", "verdict": "FAIL", "outcome": "NEW FAILURE",
+                      "detail": "exit status 1", "headline": "x.cpp:3: ERROR: CHECK(1 == 2)"}],
+           "expectations": {"unexpected": ["a/new one"], "problems": []}}
+    end = console_end(doc)
+    assert end[0] == "== result: NOT conforming"
+    assert any("5 PASS, 2 FAIL" in line for line in end)
+    assert "NEW FAILURE: a/new one: FAIL (exit status 1)" in end and "    x.cpp:3: ERROR: CHECK(1 == 2)" in end
+    assert not any("known" in line for line in end)
