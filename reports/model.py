@@ -55,6 +55,7 @@ class Test:
     group: str = ""
     source: str = ""
     origin: str = "ctest"  # ctest | source (never reached CTest: named from the index)
+    repro: str = ""  # the command that writes a standalone reproducer (a failure that ran)
     stable: str = ""
     paragraph: str = ""
     ids: tuple[str, ...] = ()  # row-like ids in the name (from the index, or the name)

@@ -79,6 +79,8 @@ def test_line(t: Test, with_impl: bool) -> str:
         line += " — " + md_escape(t.detail)
     if t.headline:
         line += "<br>" + code(t.headline)
+    if t.repro:
+        line += "<br>repro: " + code(t.repro)
     return line + "\n"
 
 

@@ -103,6 +103,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     report.write_json("run.json", {
         "sanitizer": options.sanitizer, "profile": options.profile, "stress_scale": scale,
         "seed": seed, "implementations": impls, "explicit_selection": options.explicit,
+        # The environment the run added for the tests (the active mutant): what a replay needs.
+        "test_environment": mutant_env,
         # What ./conformance merge checks: shards of one run share all but "shard".
         "selection": {"implementations": impls, "sources": options.sources,
                       "ctest_args": options.ctest_args},

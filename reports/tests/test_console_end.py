@@ -5,6 +5,7 @@ and coverage stay in summary.md."""
 from __future__ import annotations
 
 import re
+import shlex
 
 from reports.console_end import console_end
 from reports.tests.conftest import results_of
@@ -45,3 +46,23 @@ def test_with_expectations_only_the_unexpected_are_listed():
     assert any("5 PASS, 2 FAIL" in line for line in end)
     assert "NEW FAILURE: a/new one: FAIL (exit status 1)" in end and "    x.cpp:3: ERROR: CHECK(1 == 2)" in end
     assert not any("known" in line for line in end)
+
+
+def test_every_failure_shows_its_repro_command(rendered):
+    """results.json, summary.md and report.html give the ./conformance repro command beside
+    every failure that ran (not beside a pass, nor a test that never reached CTest)."""
+    directory = rendered("mixed")
+    doc = results_of(directory)
+    ran_and_failed = [t for t in doc["tests"] if t["verdict"] in ("FAIL", "TIMEOUT", "CRASH") and t["ctest_name"]]
+    assert ran_and_failed
+    for t in doc["tests"]:
+        if t in ran_and_failed and t["kind"] != "compile-fail":
+            assert t["repro"] == f"./conformance repro {shlex.quote(t['ctest_name'])} --run {directory}", t
+        elif t["verdict"] in ("PASS", "NOT BUILT", "NOT RUN"):
+            assert "repro" not in t
+    summary = (directory / "summary.md").read_text()
+    html = (directory / "report.html").read_text()
+    one = next(t for t in ran_and_failed if t["kind"] != "compile-fail")
+    assert f"repro: `{one['repro']}`" in summary
+    import html as escaping
+    assert f"repro: <code>{one['repro']}</code>" in escaping.unescape(html)
