@@ -288,7 +288,7 @@ SANITIZER_REPORT = re.compile(r"(?:WARNING|ERROR): (\w+Sanitizer): ([A-Za-z][\w-
 def sanitizer_report_kind(text: str) -> str:
     """"ThreadSanitizer: data race", "AddressSanitizer: heap-use-after-free", or ""."""
     m = SANITIZER_REPORT.search(text or "")
-    return f"{m[1]}: {m[2]}" if m else ""
+    return f"{m[1]}: {m[2].split(' on ')[0]}" if m else ""
 
 
 def test_filter(name: str) -> str:
@@ -392,13 +392,14 @@ OUT="$HERE/output.txt"
 status=$?
 cat "$OUT"
 {shell_verdict()}
-report=$(grep -Eo '(WARNING|ERROR): [A-Za-z]+Sanitizer: [A-Za-z][A-Za-z0-9_-]*( [a-z][A-Za-z0-9_-]*)*' "$OUT" | head -n 1 | sed -E 's/^(WARNING|ERROR): //')
+report=$(grep -Eo '(WARNING|ERROR): [A-Za-z]+Sanitizer: [A-Za-z][A-Za-z0-9_-]*( [a-z][A-Za-z0-9_-]*)*' "$OUT" | head -n 1 | sed -E 's/^(WARNING|ERROR): //; s/ on .*//')
 echo "[saferecl] exit status $status"
 echo "[saferecl] verdict: $verdict${{report:+ (sanitizer report: $report)}}"
 exit $status
 """)
     kind = sanitizer_report_kind(test.get("output_excerpt", "") + "\n" + test.get("headline", ""))
     facts = {"schema": "saferecl-repro/1", "test": f"{impl}/{test['name']}", "implementation": impl,
+             "cxx": the_plan.compiler,
              "expected_verdict": test["verdict"], "sanitizer_report": kind, "detail": test.get("detail", ""),
              "headline": test.get("headline", ""), "paragraph": entry.get("requirement", ""),
              "tier": entry.get("tier"), "kind": entry.get("kind"), "source": entry["source"],

@@ -1,0 +1,70 @@
+"""./conformance repro's pieces that need no build (driver/repro.py): naming the test, the
+compile command without the precompiled header, the paths moved under files/. The whole
+reproducer, copied out of the tree, is built and run by ./conformance test's step
+(driver/repro_selftest.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from driver import repro
+from driver.paths import ROOT
+
+H30 = "saferecl.hp.holder.mem/5 H30: try_protect with a changed source returns false"
+
+
+def run_dir(tmp_path: Path) -> Path:
+    tests = [{"implementation": "reference", "name": H30, "verdict": "PASS", "ctest_name": f"reference/{H30}"},
+             {"implementation": "std", "name": H30, "verdict": "FAIL", "ctest_name": f"std/{H30}"},
+             {"implementation": "std", "name": H30 + " again", "verdict": "PASS", "ctest_name": f"std/{H30} again"},
+             {"implementation": "reference", "name": H30 + " again", "verdict": "PASS",
+              "ctest_name": f"reference/{H30} again"}]
+    (tmp_path / "run.json").write_text("{}")
+    (tmp_path / "results.json").write_text(json.dumps({"tests": tests}))
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / f"0003-{repro.sanitized('std/' + H30)}.log").write_text("x")
+    return tmp_path
+
+
+def test_a_test_is_named_by_ctest_name_part_or_output_file(tmp_path):
+    d = run_dir(tmp_path)
+    assert repro.find_test(d, f"reference/{H30}", None)["implementation"] == "reference"
+    assert repro.find_test(d, H30, "std")["verdict"] == "FAIL"
+    assert repro.find_test(d, "H30: try_protect", None)["implementation"] == "std"  # the failing one
+    output = d / "outputs" / f"0003-{repro.sanitized('std/' + H30)}.log"
+    assert repro.find_test(d, str(output), None)["ctest_name"] == f"std/{H30}"
+    with pytest.raises(repro.ReproProblem, match="no test"):
+        repro.find_test(d, "H99", None)
+    with pytest.raises(repro.ReproProblem, match="2 tests match"):
+        repro.find_test(d, "saferecl.hp", "reference")
+
+
+def test_the_precompiled_header_becomes_the_header_it_precompiles(tmp_path):
+    hxx = tmp_path / "cmake_pch.hxx"
+    hxx.write_text('#pragma clang system_header\n#include "/src/suite/support/test.hpp"\n')
+    args = ["-DX", "-Xclang", "-fno-pch-timestamp", "-std=c++2b", "-Winvalid-pch", "-Xclang", "-include-pch",
+            "-Xclang", str(hxx) + ".pch", "-Xclang", "-include", "-Xclang", str(hxx), "-O1"]
+    assert repro.without_pch(args) == ["-DX", "-std=c++2b", "-include", "/src/suite/support/test.hpp", "-O1"]
+    assert repro.strip_output(["clang++", "-DX", "-MD", "-MT", "a.o", "-MF", "a.d", "-o", "a.o", "-c", "a.cpp"]) == ["-DX"]
+
+
+def test_paths_move_under_files_and_system_paths_stay(tmp_path):
+    build = ROOT / "build" / "tsan"
+    files = repro.Files(tmp_path, build, [Path("/opt/vendor/include")])
+    assert files.rewrite(f"-I{ROOT}/suite") == "-I$(HERE)/files/saferecl/suite"
+    assert files.rewrite(f"{build}/suite/x.hxx") == "$(HERE)/files/build/suite/x.hxx"
+    assert files.rewrite("-I/opt/vendor/include") == "-I$(HERE)/files/ext0"
+    assert files.rewrite("-I/usr/include/doctest") == "-I/usr/include/doctest"
+    assert files.rewrite("-pthread") == "-pthread"
+    assert files.place(Path("/tmp/elsewhere/lib.a")) == "files/other/tmp/elsewhere/lib.a"
+
+
+def test_the_report_kind_and_the_filter():
+    assert repro.sanitizer_report_kind("x\nWARNING: ThreadSanitizer: data race (pid=4)\n") == "ThreadSanitizer: data race"
+    assert repro.sanitizer_report_kind("==1==ERROR: AddressSanitizer: heap-use-after-free on address") == \
+        "AddressSanitizer: heap-use-after-free"
+    assert repro.sanitizer_report_kind("[doctest] Status: FAILURE!") == ""
+    assert repro.test_filter("a, b") == "a\\, b"
