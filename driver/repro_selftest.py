@@ -50,6 +50,8 @@ class Case:
     sources: str  # the suite directory the run compiles
     test: str  # the CTest -R of the one test
     sanitizer: str = "tsan"
+    compiler: str | None = None  # the run's --cxx (default: the default compiler)
+    mode: object = None  # the run's language.Request (--std, --stdlib, the TSan runtime's choice)
 
 
 MUTANT = Case("mutant MH-03", ["mutant:MH-03"], r"/epoch_end\.happens_before\.pass\.cpp$",
@@ -90,7 +92,8 @@ def prove(case: Case, jobs: int, out_base: Path, seed: int | None, std: dict | N
         _, report = run_battery(RunOptions(
             impls=case.impls, explicit=True, sanitizer=case.sanitizer, seed=seed + attempt, jobs=jobs,
             out_base=out_base / "repro-self-test", ctest_args=["-R", case.test],
-            build_root=ROOT_DIR / case.impls[0].replace(":", "-"), sources=case.sources, std=std or {}))
+            build_root=ROOT_DIR / (case.impls[0].replace(":", "-") + (f"-{case.compiler}" if case.compiler else "")),
+            sources=case.sources, std=std or {}, compiler=case.compiler, mode=case.mode))
         results = json.loads((report / "results.json").read_text())
         ran = [t for t in results["tests"] if t["verdict"] != "NOT RUN"]
         if len(ran) == 1 and ran[0]["verdict"] in ("FAIL", "TIMEOUT", "CRASH"):
