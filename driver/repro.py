@@ -241,7 +241,8 @@ class Files:
         self.out, self.build = out, build.resolve()
         # Longest prefix first: the build tree lies inside the repository.
         roots = [(self.build, "build"), (ROOT.resolve(), "saferecl")]
-        roots += [(r.resolve(), f"ext{n}") for n, r in enumerate(extra_roots)]
+        outside = [r.resolve() for r in extra_roots if not r.resolve().is_relative_to(ROOT.resolve())]
+        roots += [(r, f"ext{n}") for n, r in enumerate(outside)]
         self.roots = sorted(roots, key=lambda r: len(str(r[0])), reverse=True)
 
     def place(self, path: Path) -> str | None:
@@ -440,7 +441,7 @@ In the run it came from: {test['verdict']} — {facts['detail']}
 the test's status (0 pass, 1 failed check, {protocol.SANITIZER} sanitizer report, {protocol.TIMEOUT} watchdog
 timeout, {protocol.NOT_APPLICABLE} not applicable, 128+N signal N).
 
-## How it was made
+{mutant_note(facts)}## How it was made
 
 - implementation: `{facts['implementation']}`; test source `{facts['source']}` (copied under `files/`)
 - tier: `{facts['sanitizer']}`; compiler: {facts['compiler']}; standard: {facts['standard']}; standard library: {facts['stdlib'] or 'the compiler default'}
@@ -457,6 +458,15 @@ timeout, {protocol.NOT_APPLICABLE} not applicable, 128+N signal N).
 
 Made by `{facts['made_by']}` from the run `{facts['from_run']}`.
 """
+
+
+def mutant_note(facts: dict) -> str:
+    mutant = facts["environment"].get("SAFERECL_MUTANT")
+    if not mutant:
+        return ""
+    return (f"The implementation is saferecl's reference with mutant {mutant} switched on at run time "
+            f"(`SAFERECL_MUTANT={mutant}`, adapters/mutants/catalog.json). Against the reference itself,\n"
+            f"the same build: `SAFERECL_MUTANT= ./run.sh` (expected: PASS).\n\n")
 
 
 def make(wanted: str, run: Path | None, impl: str | None, out: Path | None, command_line: str) -> tuple[Path, dict]:
