@@ -82,6 +82,8 @@ def console_end(doc: dict, outputs: Path | None = None) -> list[str]:
     title = "conforming" if doc.get("conforming") else "NOT conforming"
     if doc.get("not_judged"):
         title += f" (not judged in this tier: {', '.join(doc['not_judged'])})"
+    if (doc.get("run") or {}).get("shard"):
+        title += f" (shard {doc['run']['shard']}: the other shards' tests were not run here)"
     lines = [f"== result: {title}", *implementation_table(doc)]
     unexpected = unexpected_results(doc, outputs)
     if unexpected:

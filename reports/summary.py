@@ -64,6 +64,13 @@ def expectations_section(report: Report) -> str:
     return md
 
 
+def shard_sentence(shard: str) -> str:
+    """What a shard's report cannot say: the other shards' tests did not run here."""
+    k, _, n = shard.partition("/")
+    return (f"This is shard {k} of {n}: the tests of the other shards were not run here and are not "
+            "listed (NOT RUN in this directory); `./conformance merge` joins the shards into the whole run.")
+
+
 def code(text: str) -> str:
     return "`" + text.replace("`", "'").replace("\n", " ") + "`"
 
@@ -240,6 +247,8 @@ def summary_markdown(report: Report) -> str:
                f"{len(ends)} have a core and a qoi test in this run")
         lacking = [e.end for e in ends if not e.covered]
         md += ("; lacking one: " + "; ".join(md_escape(e) for e in lacking) if lacking else "") + ".\n"
+    if report.run.get("shard"):
+        md += "\n" + shard_sentence(str(report.run["shard"])) + "\n"
     not_run = sum(t.verdict == protocol.VERDICT_NOT_RUN for t in report.tests)
     if not_run:
         md += (f"\n{not_run} test(s) NOT RUN: the run's selection left them out "

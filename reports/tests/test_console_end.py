@@ -66,3 +66,16 @@ def test_every_failure_shows_its_repro_command(rendered):
     assert f"repro: `{one['repro']}`" in summary
     import html as escaping
     assert f"repro: <code>{one['repro']}</code>" in escaping.unescape(html)
+
+
+def test_a_shard_says_the_other_shards_tests_were_not_run(rendered, tmp_path):
+    import json
+    import shutil
+    from reports import write_reports
+    shard = tmp_path / "shard"
+    shutil.copytree(rendered("mixed"), shard)
+    run = json.loads((shard / "run.json").read_text())
+    (shard / "run.json").write_text(json.dumps({**run, "shard": "2/3"}))
+    doc = write_reports(shard)
+    assert "(shard 2/3: the other shards' tests were not run here)" in console_end(doc)[0]
+    assert "This is shard 2 of 3: the tests of the other shards were not run here" in (shard / "summary.md").read_text()
