@@ -297,15 +297,17 @@ def test_filter(name: str) -> str:
     return name.replace(",", "\\,")
 
 
-def environment(run: dict, directory: Path, impl: str) -> dict[str, str]:
-    """What the run gave the test process: its knobs and the sanitizers' options."""
+def environment(run: dict, directory: Path, impl: str, seed: str = "") -> dict[str, str]:
+    """What the run gave the test process: its knobs and the sanitizers' options; `seed` is the
+    one the test printed (a --repeat round's), else the run's."""
     mutant = dict(run.get("test_environment") or {})
     if not mutant:  # a run from before run.json kept it: the implementation's row names it
         for i in json.loads((directory / "implementations.json").read_text()):
             m = re.search(r"active mutant (\S+)", i.get("version", ""))
             if i.get("name") == impl and m:
                 mutant = {"SAFERECL_MUTANT": m[1]}
-    env = ctest.test_environment(float(run.get("stress_scale", 1)), int(run.get("seed", 0)), mutant)
+    seed = seed if str(seed).isdigit() else run.get("seed", 0)
+    env = ctest.test_environment(float(run.get("stress_scale", 1)), int(seed), mutant)
     keep = {k: v for k, v in env.items()
             if k.startswith("SAFERECL_") or k in ("TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     if "SAFERECL_MUTANT" not in mutant:
@@ -347,7 +349,7 @@ def write(out: Path, directory: Path, test: dict, entry: dict, the_plan: Plan, r
         libraries.append(files.rewrite(token))
     impl = test["implementation"]
     supp = ROOT / "adapters" / impl / "tsan.supp"
-    env = environment(run, directory, impl)
+    env = environment(run, directory, impl, str(test.get("seed") or ""))
     if supp.is_file() and run.get("sanitizer") == "tsan":
         where = files.copy(supp)
         env["TSAN_OPTIONS"] = env.get("TSAN_OPTIONS", "") + f" suppressions=$HERE/{where}"
@@ -389,7 +391,8 @@ exec make CXX="${{CXX:-{the_plan.compiler}}}" -j"${{JOBS:-2}}" test
 HERE=$(cd "$(dirname "$0")" && pwd)
 {exports}
 OUT="$HERE/output.txt"
-"$HERE/test" {shlex.quote('--test-case=' + test_filter(test['name']))} >"$OUT" 2>&1
+# CTest's last-resort TIMEOUT of this test: timeout(1) ends it with status {protocol.TIMEOUT}.
+timeout {int(entry.get("timeout") or 300)} "$HERE/test" {shlex.quote('--test-case=' + test_filter(test['name']))} >"$OUT" 2>&1
 status=$?
 cat "$OUT"
 {shell_verdict()}

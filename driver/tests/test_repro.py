@@ -68,3 +68,16 @@ def test_the_report_kind_and_the_filter():
         "AddressSanitizer: heap-use-after-free"
     assert repro.sanitizer_report_kind("[doctest] Status: FAILURE!") == ""
     assert repro.test_filter("a, b") == "a\\, b"
+
+
+def test_the_environment_is_the_runs_with_the_tests_own_seed(tmp_path):
+    (tmp_path / "implementations.json").write_text(json.dumps(
+        [{"name": "mutants", "version": "0.1.0; active mutant MH-03"}]))
+    run = {"seed": 7, "stress_scale": 1.0}
+    env = repro.environment(run, tmp_path, "mutants", "123")
+    assert env["SAFERECL_SEED"] == "123" and env["SAFERECL_MUTANT"] == "MH-03"
+    assert "die_after_fork=0" in env["TSAN_OPTIONS"] and "PATH" not in env
+    assert repro.environment({**run, "test_environment": {"SAFERECL_MUTANT": "MR-01"}}, tmp_path, "mutants")[
+        "SAFERECL_MUTANT"] == "MR-01"
+    assert repro.environment(run, tmp_path, "reference")["SAFERECL_SEED"] == "7"
+    assert "SAFERECL_MUTANT" not in repro.environment(run, tmp_path, "reference")
