@@ -207,8 +207,9 @@ def plan(build: Path, entry: dict) -> Plan:
         if obj not in by_output:
             continue
         args, file = by_output[obj]
-        if obj.startswith(own_dir) and file.resolve() != source:
-            continue  # another test source of the same executable
+        if obj.startswith(own_dir) and file.resolve() != source \
+                and not file.resolve().is_relative_to(ROOT / "suite" / "support"):
+            continue  # another test source of the same executable (its support sources stay)
         compiler = compiler or args[0]
         result.units.append(Unit(file, args[0], without_pch(strip_output(args)), f"u{len(result.units):02d}-{Path(obj).stem}"))
     if not any(u.source.resolve() == source for u in result.units):

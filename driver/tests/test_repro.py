@@ -81,3 +81,36 @@ def test_the_environment_is_the_runs_with_the_tests_own_seed(tmp_path):
         "SAFERECL_MUTANT"] == "MR-01"
     assert repro.environment(run, tmp_path, "reference")["SAFERECL_SEED"] == "7"
     assert "SAFERECL_MUTANT" not in repro.environment(run, tmp_path, "reference")
+
+
+def test_the_plan_keeps_the_harness_and_support_units_and_drops_the_other_tests(tmp_path):
+    """The reproducer compiles the test's own source, every harness unit the executable links,
+    the per-implementation support sources (capabilities.cpp, tracked.cpp: compiled into the
+    executable itself), and the implementation's library sources; not the other test sources."""
+    build = tmp_path / "build"
+    build.mkdir()
+    suite = ROOT / "suite"
+    test_src = suite / "saferecl.hp/saferecl.hp.general/fork.pass.cpp"
+    other = suite / "saferecl.hp/saferecl.hp.general/thread_exit.pass.cpp"
+    units = {
+        "suite/CMakeFiles/saferecl_test_support.dir/support/main.cpp.o": suite / "support/main.cpp",
+        "suite/CMakeFiles/reference.hp.dir/saferecl.hp/saferecl.hp.general/fork.pass.cpp.o": test_src,
+        "suite/CMakeFiles/reference.hp.dir/saferecl.hp/saferecl.hp.general/thread_exit.pass.cpp.o": other,
+        "suite/CMakeFiles/reference.hp.dir/support/tracked.cpp.o": suite / "support/tracked.cpp",
+        "reference-impl/CMakeFiles/saferecl_reference.dir/src/rcu_process.cpp.o":
+            ROOT / "reference-impl/src/rcu_process.cpp",
+    }
+    (build / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(build), "file": str(src), "command": f"/usr/bin/clang++ -DX -O1 -o {obj} -c {src}"}
+        for obj, src in units.items()]))
+    objects = [o for o in units if not o.startswith("reference-impl/")]
+    (build / "build.ninja").write_text(
+        f"build suite/reference.hp: CXX_EXECUTABLE_LINKER__x {' '.join(objects)} | deps\n"
+        "  FLAGS = -g\n  LINK_FLAGS = -fsanitize=thread\n"
+        "  LINK_LIBRARIES = reference-impl/libsaferecl_reference.a -pthread\n\n")
+    plan = repro.plan(build, {"executable": "reference.hp", "source": str(test_src.relative_to(ROOT))})
+    compiled = {u.source.name: u.library for u in plan.units}
+    assert compiled == {"main.cpp": "", "fork.pass.cpp": "", "tracked.cpp": "",
+                        "rcu_process.cpp": "libsaferecl_reference.a"}, compiled
+    assert plan.link_libraries == ["libsaferecl_reference.a", "-pthread"]
+    assert plan.link_flags == ["-g", "-fsanitize=thread"] and plan.compiler == "/usr/bin/clang++"
