@@ -26,8 +26,6 @@ RUNTIME = re.compile(r"\b__(tsan|asan|lsan|msan|ubsan|sanitizer|interception)::|
                      r"\blibclang_rt\.|\b__tsan_")
 RUNTIME_NAMES = {"tsan": "ThreadSanitizer", "asan": "AddressSanitizer", "lsan": "LeakSanitizer",
                  "msan": "MemorySanitizer", "ubsan": "UndefinedBehaviorSanitizer"}
-# gdb's frame: "#2  0x... in destroy (p=0x4) at k.cpp:8", or "#4  __GI___nptl_deallocate_tsd () at ..."
-GDB_FRAME = re.compile(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+?)(?: \(.*?\))?(?: at (\S+))?(?: from (\S+))?\s*$")
 # Where a crash happened, told by a frame further down.
 CONTEXTS = (("__nptl_deallocate_tsd", "thread exit's pthread key destructors"),
             ("__call_tls_dtors", "thread exit's thread_local destructors"),
@@ -40,14 +38,32 @@ def needs_stack(output: str) -> bool:
     return DEADLY.search(output) is not None and not any(FRAME.match(line) for line in output.splitlines())
 
 
+def frame_of(line: str) -> tuple[str, str] | None:
+    """(function, location) of a gdb frame line: "#2  0x... in (anonymous namespace)::late
+    (p=0x4) at x.cpp:17" -> ("(anonymous namespace)::late", "x.cpp:17")."""
+    m = re.match(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(.*)$", line.strip())
+    if not m:
+        return None
+    text, where = m[1], ""
+    at = re.search(r" (?:at|from) (\S+)$", text)
+    if at:
+        text, where = text[:at.start()], at[1].rsplit("/", 1)[-1]  # file name and line
+    if text.endswith(")"):  # the argument list: the last balanced "(...)" after a space
+        depth = 0
+        for n in range(len(text) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(text[n], 0)
+            if depth == 0:
+                if n > 0 and text[n - 1] == " ":
+                    text = text[:n - 1]
+                break
+    # Parameter types of a symbol without debug information: "f(int*)" -> "f".
+    text = re.sub(r"\((?!anonymous namespace\)).*$", "", text.strip())
+    return (text, where) if text else None
+
+
 def frames(stack: list[str]) -> list[tuple[str, str]]:
     """(function, location) of each gdb frame line."""
-    found = []
-    for line in stack:
-        m = GDB_FRAME.match(line.strip())
-        if m:
-            found.append((m[2].split("(", 1)[0], m[3] or m[4] or ""))  # without its parameters
-    return found
+    return [f for f in (frame_of(line) for line in stack) if f is not None]
 
 
 def runtime_of(function: str) -> str | None:

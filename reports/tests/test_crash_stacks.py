@@ -71,3 +71,13 @@ def test_the_report_names_a_crash_inside_the_sanitizer_with_its_stack(tmp_path):
 def test_without_a_rerun_the_crash_stays_a_deadly_signal(tmp_path):
     t = report_dir(tmp_path, None)["tests"][0]
     assert t["verdict"] == "CRASH" and "inside" not in t["detail"]
+
+
+def test_a_frame_in_an_anonymous_namespace_is_the_caller():
+    stack = ["#0  0x000055a7c5fa668b in __tsan::TraceSwitchPart(__tsan::ThreadState*) ()",
+             "#1  0x000055a7c5fa8b12 in __tsan::TraceRestartFuncEntry(__tsan::ThreadState*, unsigned long) ()",
+             "#2  0x000055a7c5fc2a61 in (anonymous namespace)::late (p=0x4) at /x/zz_tsan_crash.pass.cpp:17",
+             "#3  0x00007fa70f9c44d1 in __GI___nptl_deallocate_tsd () at ./nptl/nptl_deallocate_tsd.c:73"]
+    assert crash_stacks.describe(stack) == (
+        "crash inside ThreadSanitizer's runtime (__tsan::TraceSwitchPart), called from "
+        "(anonymous namespace)::late (zz_tsan_crash.pass.cpp:17), during thread exit's pthread key destructors")
