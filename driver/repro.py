@@ -473,6 +473,27 @@ def mutant_note(facts: dict) -> str:
             f"the same build: `SAFERECL_MUTANT= ./run.sh` (expected: PASS).\n\n")
 
 
+def tree_matches_run(build: Path, run: dict) -> None:
+    """The build tree still has the run's configuration: a later run in the same tree with
+    other --std-* options or another compiler would otherwise give its flags to this run's
+    reproducer."""
+    cache = build / "CMakeCache.txt"
+    if not cache.is_file():
+        raise ReproProblem(f"{build} has no CMakeCache.txt: the run's build tree is gone; run the test again")
+    values = {}
+    for line in cache.read_text(errors="replace").splitlines():
+        m = re.match(r"^([A-Za-z0-9_]+):[A-Z]+=(.*)$", line)
+        if m:
+            values[m[1]] = m[2]
+    wanted = dict(run.get("std_options") or {})
+    if run.get("compiler"):
+        wanted["CMAKE_CXX_COMPILER"] = run["compiler"]
+    for key, value in wanted.items():
+        if key in values and values[key] != str(value):
+            raise ReproProblem(f"the build tree {build} was configured again since the run ({key} is now "
+                               f"{values[key]!r}, the run had {value!r}): run the test again, then make the reproducer")
+
+
 def make(wanted: str, run: Path | None, impl: str | None, out: Path | None, command_line: str) -> tuple[Path, dict]:
     directory = report_dir(run)
     run_json = json.loads((directory / "run.json").read_text())
@@ -481,6 +502,7 @@ def make(wanted: str, run: Path | None, impl: str | None, out: Path | None, comm
     build = Path(run_json.get("build_dir", ""))
     if not build.is_dir():
         raise ReproProblem(f"the run's build tree {build} is gone: run the test again, then make the reproducer")
+    tree_matches_run(build, run_json)
     the_plan = plan(build, entry)
     target = out or directory / "repro" / sanitized(f"{test['implementation']}/{test['name']}")[:80]
     return write(target, directory, test, entry, the_plan, run_json, command_line), test

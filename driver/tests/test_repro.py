@@ -114,3 +114,14 @@ def test_the_plan_keeps_the_harness_and_support_units_and_drops_the_other_tests(
                         "rcu_process.cpp": "libsaferecl_reference.a"}, compiled
     assert plan.link_libraries == ["libsaferecl_reference.a", "-pthread"]
     assert plan.link_flags == ["-g", "-fsanitize=thread"] and plan.compiler == "/usr/bin/clang++"
+
+
+def test_a_tree_configured_again_since_the_run_is_refused(tmp_path):
+    (tmp_path / "CMakeCache.txt").write_text("CMAKE_CXX_COMPILER:STRING=/usr/bin/clang++\n"
+                                             "SAFERECL_STD_INCLUDE_DIRS:STRING=/other/tree\n")
+    run = {"compiler": "/usr/bin/clang++", "std_options": {"SAFERECL_STD_INCLUDE_DIRS": "/vendor/tree"}}
+    with pytest.raises(repro.ReproProblem, match="SAFERECL_STD_INCLUDE_DIRS is now '/other/tree'"):
+        repro.tree_matches_run(tmp_path, run)
+    repro.tree_matches_run(tmp_path, {**run, "std_options": {"SAFERECL_STD_INCLUDE_DIRS": "/other/tree"}})
+    with pytest.raises(repro.ReproProblem, match="CMAKE_CXX_COMPILER"):
+        repro.tree_matches_run(tmp_path, {"compiler": "/usr/bin/g++-12"})
