@@ -443,7 +443,10 @@ In the run it came from: {test['verdict']} — {facts['detail']}
 
 `run.sh` ends with `[saferecl] verdict: ...` and the sanitizer report's kind, and exits with
 the test's status (0 pass, 1 failed check, {protocol.SANITIZER} sanitizer report, {protocol.TIMEOUT} watchdog
-timeout, {protocol.NOT_APPLICABLE} not applicable, 128+N signal N).
+timeout, {protocol.NOT_APPLICABLE} not applicable, 128+N signal N). It says what the process did; whether a
+ThreadSanitizer report was evidence (the reports call a race through an uninstrumented C++
+runtime, or in a process whose fences TSan could not follow, INCONCLUSIVE) is the reports'
+judgement, given above as the run's detail.
 
 {mutant_note(facts)}## How it was made
 
