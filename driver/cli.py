@@ -11,6 +11,7 @@
                                        your own implementation); prints its path
     ./conformance runtime libc++       a libc++ instrumented for TSan, built from the
                                        distribution's source of the compiler's LLVM; cached
+    ./conformance repro TEST           a standalone reproducer of one test's verdict
 
 The driver only orchestrates: packages, CMake, CTest and the reports. Test logic lives in
 suite/, implementation logic in reference-impl/ and adapters/.
@@ -24,7 +25,7 @@ import sys
 from pathlib import Path
 
 from driver import compilers, console, cxx_runtime, language
-from driver.commands import bench, compare, merge, mutants, run, runtime, test, vendor_library
+from driver.commands import bench, compare, merge, mutants, repro, run, runtime, test, vendor_library
 from driver.commands import list as list_command
 from driver.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, EnvironmentProblem, UsageError
 from driver.options import PROFILES, SANITIZERS
@@ -197,6 +198,17 @@ def parser() -> argparse.ArgumentParser:
                    help="the source package's orig tarball, already downloaded (no root needed)")
     p.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help="parallel build jobs (default: cores)")
     p.set_defaults(func=runtime.command)
+
+    p = sub.add_parser("repro", help="a standalone directory that reproduces one test's verdict "
+                       "outside this repository (build.sh, run.sh, README)")
+    p.add_argument("test", help="the test: its CTest name (impl/name), its name or a unique part of it, "
+                   "or a failed test's output file (outputs/NNNN-....log)")
+    p.add_argument("--impl", help="the implementation, when several ran the test")
+    p.add_argument("--run", type=Path, metavar="DIR",
+                   help="the run's report directory to take the configuration from (default: reports/out/latest)")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="where to write the reproducer (default: DIR/repro/<test>)")
+    p.set_defaults(func=repro.command)
 
     p = sub.add_parser("test", help="saferecl's own tests (what CI runs)")
     _implementation_options(p)

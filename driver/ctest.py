@@ -19,8 +19,12 @@ from reports.tsan_evidence import reclassify
 from reports.junit import read_junit
 
 # The test environment's sanitizer defaults; a user's own options win.
+# die_after_fork=0: a forked child of a multi-threaded process may start threads (an <rcu>
+# restarting its callback worker); TSan otherwise ends it, exit 66, for its own limit
+# (reports/tsan_evidence.py: FORK_REFUSAL). The child then runs, its own checks judge it,
+# and TSan ignores its accesses (measured there).
 SANITIZER_OPTIONS = {
-    "TSAN_OPTIONS": "halt_on_error=1 second_deadlock_stack=1 report_signal_unsafe=0",
+    "TSAN_OPTIONS": "halt_on_error=1 second_deadlock_stack=1 report_signal_unsafe=0 die_after_fork=0",
     "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
 }

@@ -84,6 +84,18 @@ def describe(mode: Language, compiler_command: str, compiler_path: str, sanitize
     runtime |= runtime_probe.tsan_visibility(compiler_path, mode.compile_flags(), mode.link_flags(),
                                              annotated=mode.annotations)
     runtime["annotations"] = mode.annotations
+    if mode.annotations:
+        # The probe above ran with the annotations: what it measured is them, not the
+        # runtime. Say so, with what the runtime alone does, and name the better remedy.
+        runtime["probe_with"] = "the annotations"
+        alone = runtime_probe.tsan_visibility(compiler_path, mode.compile_flags(), mode.link_flags())
+        runtime["racy_runs_without_annotations"] = alone.get("racy_runs", "?")
+        if not mode.include_dirs and cached_runtime(compiler_path) is None:
+            runtime["better_remedy"] = (
+                f"no libc++ instrumented for TSan is cached for {compiler_command}, so the run uses the "
+                f"link-time annotations, which cover std::call_once and std::barrier only; build the "
+                f"instrumented runtime once with {build_command(compiler_command)} and every later "
+                f"TSan run of this compiler uses it")
     if mode.instrumented:
         runtime["how"] = f"instrumented for TSan (built by ./conformance runtime: {mode.library_dirs[0]})"
     elif mode.annotations:
@@ -103,8 +115,12 @@ def header_lines(runtime: dict) -> list[str]:
     """The run header's lines about the runtime."""
     if "how" not in runtime:
         return [f"C++ runtime: {runtime['library']}"]
+    measured = (f" with {runtime['probe_with']} (without them: {runtime.get('racy_runs_without_annotations', '?')})"
+                if runtime.get("probe_with") else "")
     lines = [f"C++ runtime: {runtime['library']}, {runtime['how']}; the probe ({runtime.get('probe', '?')}) "
-             f"raced in {runtime.get('racy_runs', '?')} runs"]
+             f"raced in {runtime.get('racy_runs', '?')} runs{measured}"]
+    if runtime.get("better_remedy"):
+        lines.append("NOTE: " + runtime["better_remedy"])
     if runtime.get("remedy"):
         lines.append("WARNING: a TSan report that runs through the runtime is INCONCLUSIVE, not a failure; "
                      + runtime["remedy"])

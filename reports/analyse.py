@@ -10,6 +10,8 @@ conforms and none selected by name is unavailable.
 
 from __future__ import annotations
 
+import shlex
+
 from reports import expectations, protocol
 from reports.classify import parse_test_name
 from reports.model import Cell, Report, Status, Test
@@ -48,6 +50,8 @@ def map_to_rows(report: Report, t: Test) -> None:
 
 def cell_status(report: Report, tests: list[int]) -> str:
     bad = warn = qoi = passed = unjudged = False
+    if all(report.tests[i].verdict == protocol.VERDICT_NOT_RUN for i in tests):
+        return Status.NOT_RUN
     for i in tests:
         t = report.tests[i]
         unjudged = unjudged or t.verdict == protocol.VERDICT_INCONCLUSIVE
@@ -70,6 +74,16 @@ def cell_status(report: Report, tests: list[int]) -> str:
     return Status.CONFORMING if passed else Status.NOT_APPLICABLE  # every test not applicable
 
 
+def repro_command(report: Report, t) -> str:
+    """`./conformance repro` of a test that ran and failed (or was not judged): the command
+    that writes its standalone reproducer (driver/repro.py) from this run's directory."""
+    if t.origin != "ctest" or t.kind == "compile-fail" or not t.ctest_name or not report.in_dir or (
+            not t.failing and t.verdict != protocol.VERDICT_INCONCLUSIVE):
+        return ""
+    directory = report.in_dir[:-len(".partial")] if report.in_dir.endswith(".partial") else report.in_dir
+    return f"./conformance repro {shlex.quote(t.ctest_name)} --run {shlex.quote(directory)}"
+
+
 def analyse(report: Report) -> None:
     # A stable order: implementations as configured, then test name.
     order = {impl.name: n for n, impl in enumerate(report.impls)}
@@ -77,6 +91,7 @@ def analyse(report: Report) -> None:
 
     unknown: set[str] = set()
     for n, t in enumerate(report.tests):
+        t.repro = repro_command(report, t)
         map_to_rows(report, t)
         unknown.update(t.unknown_ids)
         if not t.requirements:

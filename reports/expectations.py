@@ -245,7 +245,8 @@ def evaluate(entries: list[Expectation], tests: list[Observed], sanitizer: str |
     applicable = {e.test: e for e in entries if e.applies_to(sanitizer)}
     ran = set()
     for t in tests:
-        ran.add(t.test)
+        if t.verdict != protocol.VERDICT_NOT_RUN:
+            ran.add(t.test)
         expectation = applicable.get(t.test)
         result.outcomes[t.test] = outcome_of(t.verdict, expectation)
         if expectation is not None:
@@ -269,7 +270,7 @@ def updated(entries: list[Expectation], tests: list[Observed], sanitizer: str) -
     for e in entries:
         t = ran.get(e.test)
         if t is None or not e.applies_to(sanitizer) or (e.flaky and not protocol.is_failing(t.verdict)) \
-                or t.verdict == protocol.VERDICT_INCONCLUSIVE:  # says nothing either way
+                or t.verdict in (protocol.VERDICT_INCONCLUSIVE, protocol.VERDICT_NOT_RUN):  # says nothing
             out.append(e)
             continue
         if protocol.is_failing(t.verdict):

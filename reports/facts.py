@@ -51,7 +51,13 @@ def runtime_line(report: Report) -> str | None:
     runtime = report.run.get("cxx_runtime")
     if not isinstance(runtime, dict) or "instrumented" not in runtime:
         return None
-    return f"C++ runtime: {runtime.get('library', '?')}, {runtime.get('how', 'seen by TSan: unknown')}"
+    line = f"C++ runtime: {runtime.get('library', '?')}, {runtime.get('how', 'seen by TSan: unknown')}"
+    if runtime.get("probe_with"):
+        line += (f"; its probe raced in {runtime.get('racy_runs', '?')} runs with {runtime['probe_with']}, "
+                 f"{runtime.get('racy_runs_without_annotations', '?')} without them")
+    if runtime.get("better_remedy"):
+        line += f". Note: {runtime['better_remedy']}"
+    return line
 
 
 def runtime_caveat(report: Report) -> str | None:

@@ -9,8 +9,10 @@ Where each test comes from:
   group, source, TIMEOUT); a test the index lacks keeps what its name says;
 - every index entry that never reached CTest is a test too: NOT APPLICABLE (the adapter
   lacks a capability), NOT BUILT (its source did not compile, or its executable was not
-  built: a harness or link failure of build-failures.json), or, when it was built and CTest
-  simply did not run it (a -R filter), counted in tests_not_run.
+  built: a harness or link failure of build-failures.json), or NOT RUN when the run's CTest
+  arguments (-R, -E, -L, -LE: run.json's selection) left it out: a test the selection did
+  not take says nothing, not even that its adapter lacks a capability (reports/selection.py).
+  The built tests left out are also counted in tests_not_run.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import expectations, protocol, tsan_evidence
+from reports import crash_stacks, expectations, protocol, selection, tsan_evidence
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -117,6 +119,28 @@ def read_expectations(out: Path, report: Report) -> None:
         report.expectation_source = f"{path.name} (unreadable: every failure counts as new)"
 
 
+def read_crash_stacks(out: Path, report: Report) -> None:
+    """crash-stacks.json (driver/crash_stack.py): a crash that printed no stack, named from the
+    stack of its rerun under gdb (inside a sanitizer's runtime, or in the program)."""
+    stacks = read_json(out / crash_stacks.STACKS_FILE, report, False)
+    if not isinstance(stacks, dict):
+        return
+    for t in report.tests:
+        found = stacks.get(t.ctest_name)
+        if not isinstance(found, dict) or t.verdict != protocol.VERDICT_CRASH:
+            continue
+        stack = [line for line in found.get("stack", []) if isinstance(line, str)]
+        where = text(found, "file")
+        if not stack:
+            t.detail += f"; no stack: a rerun under gdb did not crash again ({where})"
+            continue
+        named = crash_stacks.describe(stack)
+        t.detail = f"{named} (symbolized stack from a rerun under gdb: {where})"
+        t.headline = named
+        t.excerpt = ("[saferecl] the test's output printed no stack; its rerun under gdb crashed here:\n"
+                     + "\n".join(stack[:20]) + "\n\n" + t.excerpt)
+
+
 def command_of(out: Path, run: object) -> str:
     """What made the directory: run.json's "command" (bench, mutants), else "mutants" for a
     directory holding only a sweep's mutants.json, else "run"."""
@@ -195,6 +219,8 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
 
     # Tests that never reached CTest.
     broken = unbuilt_executables(report, index)
+    chosen = selection.parse((report.run.get("selection") or {}).get("ctest_args"))
+    left_out = f"not selected by the run's CTest arguments ({chosen.describe()})"
     for entry in index:
         if entry.id in in_junit:
             continue
@@ -202,7 +228,9 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
                              if f.impl == entry.implementation and f.source == entry.source)
         t = test_from_index(entry)
         t.origin, t.seed, log = "source", run_seed, source_log
-        if entry.status == "not-applicable":
+        if entry.status == "not-applicable" and not chosen.empty and not selection.selects(chosen, entry):
+            t.verdict, t.detail = protocol.VERDICT_NOT_RUN, left_out
+        elif entry.status == "not-applicable":
             t.verdict, t.detail = protocol.VERDICT_NOT_APPLICABLE, entry.reason or "not applicable"
         elif entry.status == "not-built" or source_log:
             # Marked by the build (excluded after a failed compile), or failed in a build
@@ -216,9 +244,10 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             t.detail = f"its executable {entry.executable} was not built or could not list its tests"
             log = "".join(f.log + "\n" for f in report.build_failures
                           if not f.impl or f.impl == entry.implementation)
-        else:
-            report.tests_not_run += 1  # built, but CTest's arguments left it out
-            continue
+        else:  # built, but CTest's arguments left it out
+            report.tests_not_run += 1
+            t.verdict = protocol.VERDICT_NOT_RUN
+            t.detail = left_out if not chosen.empty else "built, and absent from junit.xml"
         if log:
             t.excerpt = excerpt_of(log, 4000)
             t.headline = headline_of(log)
@@ -237,6 +266,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             detail=f"does not compile; the index names no test of {f.source}",
             excerpt=excerpt_of(f.log + "\n", 4000), headline=headline_of(f.log + "\n")))
 
+    read_crash_stacks(out, report)
     read_expectations(out, report)
     soak = read_json(out / "soak.json", report, False)
     report.soak = soak if isinstance(soak, dict) else None

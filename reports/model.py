@@ -11,7 +11,7 @@ VERDICT_CSS = {
     protocol.VERDICT_PASS: "v-pass", protocol.VERDICT_FAIL: "v-fail",
     protocol.VERDICT_TIMEOUT: "v-timeout", protocol.VERDICT_CRASH: "v-crash",
     protocol.VERDICT_NOT_APPLICABLE: "v-na", protocol.VERDICT_NOT_BUILT: "v-notbuilt",
-    protocol.VERDICT_INCONCLUSIVE: "v-inconclusive",
+    protocol.VERDICT_INCONCLUSIVE: "v-inconclusive", protocol.VERDICT_NOT_RUN: "v-notrun",
 }
 
 
@@ -29,15 +29,17 @@ class Status:
     QOI = "qoi-finding"
     CONFORMING = "conforming"
     NOT_APPLICABLE = "not-applicable"
+    NOT_RUN = "not-run"  # every test of the cell was left out by the run's selection
     UNTESTED = "untested"
     NOT_TESTABLE = "not-testable"
     UNAVAILABLE = "unavailable"
-    ALL = (NON_CONFORMING, NOT_JUDGED, WARNING, QOI, CONFORMING, NOT_APPLICABLE, UNTESTED, NOT_TESTABLE, UNAVAILABLE)
+    ALL = (NON_CONFORMING, NOT_JUDGED, WARNING, QOI, CONFORMING, NOT_APPLICABLE, NOT_RUN, UNTESTED, NOT_TESTABLE,
+           UNAVAILABLE)
     LABEL = {NON_CONFORMING: "non-conforming", NOT_JUDGED: "not judged", WARNING: "warning", QOI: "QoI finding",
-             CONFORMING: "conforming", NOT_APPLICABLE: "n/a", UNTESTED: "untested",
+             CONFORMING: "conforming", NOT_APPLICABLE: "n/a", NOT_RUN: "not run", UNTESTED: "untested",
              NOT_TESTABLE: "no test needed", UNAVAILABLE: "unavailable"}
     CSS = {NON_CONFORMING: "s-bad", NOT_JUDGED: "s-notjudged", WARNING: "s-warn", QOI: "s-qoi", CONFORMING: "s-ok",
-           NOT_APPLICABLE: "s-na", UNTESTED: "s-untested", NOT_TESTABLE: "s-nt",
+           NOT_APPLICABLE: "s-na", NOT_RUN: "s-untested", UNTESTED: "s-untested", NOT_TESTABLE: "s-nt",
            UNAVAILABLE: "s-unavail"}
 
 
@@ -53,6 +55,7 @@ class Test:
     group: str = ""
     source: str = ""
     origin: str = "ctest"  # ctest | source (never reached CTest: named from the index)
+    repro: str = ""  # the command that writes a standalone reproducer (a failure that ran)
     stable: str = ""
     paragraph: str = ""
     ids: tuple[str, ...] = ()  # row-like ids in the name (from the index, or the name)

@@ -35,6 +35,9 @@ VERDICT_NOT_BUILT = "NOT BUILT"
 # A sanitizer report the sanitizer could not judge (reports/tsan_evidence.py): no pass, no
 # failure; the implementation is "not judged" in that tier.
 VERDICT_INCONCLUSIVE = "INCONCLUSIVE"
+# A test the run's selection left out (CTest's -R/-E/-L/-LE): nothing is known of it in this
+# run, so it is neither NOT APPLICABLE nor a pass (reports/selection.py).
+VERDICT_NOT_RUN = "NOT RUN"
 VERDICTS = (
     VERDICT_PASS,
     VERDICT_FAIL,
@@ -43,6 +46,7 @@ VERDICTS = (
     VERDICT_NOT_APPLICABLE,
     VERDICT_NOT_BUILT,
     VERDICT_INCONCLUSIVE,
+    VERDICT_NOT_RUN,
 )
 # Verdicts that make an implementation non-conforming when the test is normative.
 FAILING_VERDICTS = frozenset({VERDICT_FAIL, VERDICT_TIMEOUT, VERDICT_CRASH, VERDICT_NOT_BUILT})

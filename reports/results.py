@@ -40,6 +40,8 @@ def results_document(report: Report) -> dict:
         if t.config:
             o["config"] = t.config
         o.update(headline=t.headline, output_excerpt=t.excerpt)
+        if t.repro:  # an addition within schema 1: the standalone reproducer's command
+            o["repro"] = t.repro
         if report.expectations is not None:
             o["outcome"] = t.outcome
             if t.expected is not None:
@@ -57,7 +59,8 @@ def results_document(report: Report) -> dict:
             for impl in report.impls},
     } for row in report.rows]
 
-    covered = {row_id for t in report.tests for row_id in t.requirements}
+    covered = {row_id for t in report.tests for row_id in t.requirements
+               if t.verdict != protocol.VERDICT_NOT_RUN}  # a row of this run's tests
     testable = [row for row in report.rows if row.testable]
     doc["coverage"] = {
         "rows": len(report.rows), "testable_rows": len(testable),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports import expectations, protocol, soak
+from reports import expectations, protocol, selection, soak
 from reports.bench import bench_table
 from reports.bench_targets import judge_ceilings, judge_targets
 from reports.curves import bench_curves
@@ -64,6 +64,13 @@ def expectations_section(report: Report) -> str:
     return md
 
 
+def shard_sentence(shard: str) -> str:
+    """What a shard's report cannot say: the other shards' tests did not run here."""
+    k, _, n = shard.partition("/")
+    return (f"This is shard {k} of {n}: the tests of the other shards were not run here and are not "
+            "listed (NOT RUN in this directory); `./conformance merge` joins the shards into the whole run.")
+
+
 def code(text: str) -> str:
     return "`" + text.replace("`", "'").replace("\n", " ") + "`"
 
@@ -79,6 +86,8 @@ def test_line(t: Test, with_impl: bool) -> str:
         line += " — " + md_escape(t.detail)
     if t.headline:
         line += "<br>" + code(t.headline)
+    if t.repro:
+        line += "<br>repro: " + code(t.repro)
     return line + "\n"
 
 
@@ -225,7 +234,7 @@ def summary_markdown(report: Report) -> str:
     md += expectations_section(report)
     md += soak_section(report)
 
-    covered = {i for t in report.tests for i in t.requirements
+    covered = {i for t in report.tests for i in t.requirements if t.verdict != protocol.VERDICT_NOT_RUN
                if report.row(i) and report.row(i).testable}
     testable = [row for row in report.rows if row.testable]
     md += f"\nRequirement coverage: {len(covered)} of {len(testable)} testable rows of the catalog have tests"
@@ -238,8 +247,13 @@ def summary_markdown(report: Report) -> str:
                f"{len(ends)} have a core and a qoi test in this run")
         lacking = [e.end for e in ends if not e.covered]
         md += ("; lacking one: " + "; ".join(md_escape(e) for e in lacking) if lacking else "") + ".\n"
-    if report.tests_not_run:
-        md += f"\n{report.tests_not_run} listed test(s) did not run (filtered out by CTest arguments).\n"
+    if report.run.get("shard"):
+        md += "\n" + shard_sentence(str(report.run["shard"])) + "\n"
+    not_run = sum(t.verdict == protocol.VERDICT_NOT_RUN for t in report.tests)
+    if not_run:
+        md += (f"\n{not_run} test(s) NOT RUN: the run's selection left them out "
+               f"(`{selection.parse((report.run.get('selection') or {}).get('ctest_args')).describe()}`); "
+               "they say nothing about the implementation.\n")
 
     md += findings_section(report, Status.NON_CONFORMING, "Non-conforming requirements")
     md += findings_section(report, Status.NOT_JUDGED, "Not judged: the sanitizer could not see the synchronization")

@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from driver import console, cxx_runtime, known_failures, sharding, timings
+from driver import console, crash_stack, cxx_runtime, known_failures, sharding, timings
 from driver.busy import busy_machine, load_average
 from driver.build import BuildTree, tree_dir
 from driver.console import conclude, elapsed, say, stage
@@ -29,6 +29,7 @@ from driver.paths import ROOT
 from driver.report_dir import ReportDir
 from driver.toolchain import toolchain
 from reports import shards, soak
+from reports.console_end import console_end
 from reports.index import read_index
 
 
@@ -94,6 +95,10 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
                   [e for _, entries in expected for e in entries], runtime)
     load["test_end"] = load_average()
 
+    if options.sanitizer != "none" and available:  # a sanitizer crash that printed no stack
+        with clock.stage("test"):
+            crash_stack.collect(junit, build.dir, test_environment(scale, seed, mutant_env), report.path, OUTPUTS)
+
     stage("report")
     recorded = timings.timings(clock, junit, options.sanitizer, runtime)
     report.copy_in(build.index_path, "index.json")
@@ -103,6 +108,8 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     report.write_json("run.json", {
         "sanitizer": options.sanitizer, "profile": options.profile, "stress_scale": scale,
         "seed": seed, "implementations": impls, "explicit_selection": options.explicit,
+        # The environment the run added for the tests (the active mutant): what a replay needs.
+        "test_environment": mutant_env,
         # What ./conformance merge checks: shards of one run share all but "shard".
         "selection": {"implementations": impls, "sources": options.sources,
                       "ctest_args": options.ctest_args},
@@ -118,9 +125,10 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     final = report.publish()
 
     if results is not None:
-        conclude((final / "summary.md").read_text())
-        conclude(f"report: {final / 'report.html'}")
+        # The end fits a screen (reports/console_end.py); the rest is in the report files.
+        conclude("\n".join(console_end(results, final / OUTPUTS)))
         conclude(known_failures.summary_line(results))
+        conclude(f"report: {final / 'report.html'}  (summary: {final / 'summary.md'})")
         if options.update_expectations:
             available_tested = [n for n in impls if n in available]
             for path in known_failures.update(results, available_tested, options.expect,
@@ -131,9 +139,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
         conclude(f"CTest's output: {stream}")
     if (final / OUTPUTS).is_dir() and any((final / OUTPUTS).iterdir()):
         conclude(f"failed tests' output (sanitizer reports included): {final / OUTPUTS}")
-    for line in timings.lines(recorded):
-        conclude(line)
-    conclude(f"total time {elapsed(started)}")
+    conclude(timings.lines(recorded)[0] + f"; total {elapsed(started)} (the slowest tests: run.json, report.html)")
     unavailable = [n for n in impls if n not in available]
     if options.explicit and unavailable:
         conclude("selected but unavailable: " + ", ".join(unavailable))

@@ -11,6 +11,9 @@
      under TSan with clang 22 + libc++, a tree that synchronizes through the C++ runtime
      (std::call_once) is conforming with the instrumented libc++ (built here once, then
      cached) and with the annotations, and not judged (INCONCLUSIVE) with neither;
+     and ./conformance repro's directory for a mutant and for the vendor tree with a planted
+     bug, copied out of the tree, gives the run's verdict and passes against the correct
+     implementation (driver/repro_selftest.py);
   4. the reference on a slice of the battery, run whole and in 3 shards merged
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
@@ -30,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from driver import compilers, cxx_runtime, libcxx_build
+from driver import compilers, cxx_runtime, libcxx_build, repro_selftest
 from driver.build import BuildTree, tree_dir
 from driver.busy import load_average
 from driver.commands.mutants import run_mutants
@@ -335,6 +338,9 @@ def command(args) -> int:
         step(f"std adapter on the vendor tree with {compiler} and {stdlib} (optimized)",
              lambda c=compiler, l=stdlib: self_test_std_adapter(
                  "none", args.jobs, args.out, args.seed, compiler=c, mode=Request(stdlib=l)))
+    step("repro: a mutant's and a planted vendor bug's reproducers, copied out of the tree, give the run's "
+         "verdict and pass against the correct implementation",
+         lambda: repro_selftest.self_test(args.jobs, args.out, args.seed))
     step("TSan on libc++: instrumented and annotated conforming, neither not judged (call_once vendor tree)",
          lambda: self_test_tsan_runtimes(args.jobs, args.out, args.seed))
     step("3 shards merged equal one run (reference, release tier, a slice)",

@@ -82,3 +82,19 @@ def test_the_wrapped_symbols_are_the_wrappers():
     source = runtime_probe.ANNOTATIONS.read_text()
     for symbol in runtime_probe.ANNOTATED_SYMBOLS.read_text().split():
         assert f"__wrap_{symbol}(" in source and f"__real_{symbol}(" in source
+
+
+def test_auto_says_it_fell_back_to_the_annotations_and_what_its_probe_measured(monkeypatch, tmp_path):
+    """Nothing cached, Debian's libc++ under TSan: auto links the annotations. The run header
+    and the report say that the probe measured the annotations (and what the runtime alone
+    does), and name ./conformance runtime libc++ as the better remedy."""
+    monkeypatch.setenv("SAFERECL_CACHE", str(tmp_path))  # nothing cached
+    chosen = cxx_runtime.choose(LIBCXX, "tsan", "clang++-22", "auto")
+    mode = language.resolve(chosen, CLANG)
+    runtime = cxx_runtime.describe(mode, "clang++-22", CLANG, "tsan")
+    header = "\n".join(cxx_runtime.header_lines(runtime))
+    assert "raced in 0 of 6 runs with the annotations (without them: " in header, header
+    assert "without them: 0 of" not in header, "Debian's libc++ alone hides edges"
+    assert "./conformance runtime libc++ --cxx clang++-22" in header, header
+    line = runtime_line(Report(run={"cxx_runtime": runtime}))
+    assert "with the annotations" in line and "./conformance runtime libc++ --cxx clang++-22" in line

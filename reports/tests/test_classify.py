@@ -61,7 +61,8 @@ def test_classify(record, verdict, detail):
 
 
 def test_every_verdict_is_a_protocol_name():
-    assert set(protocol.VERDICTS) == {"PASS", "FAIL", "TIMEOUT", "CRASH", "NOT APPLICABLE", "NOT BUILT", "INCONCLUSIVE"}
+    assert set(protocol.VERDICTS) == {"PASS", "FAIL", "TIMEOUT", "CRASH", "NOT APPLICABLE", "NOT BUILT", "INCONCLUSIVE",
+                                     "NOT RUN"}
     assert protocol.FAILING_VERDICTS == {"FAIL", "TIMEOUT", "CRASH", "NOT BUILT"}
 
 

@@ -213,3 +213,12 @@ def test_the_shipped_files_are_valid(impl):
 def test_the_reference_expects_to_pass_everything():
     """The reference passes every tier, strict included: a known failure there is a bug."""
     assert not (ADAPTERS / "reference" / "expectations.json").exists()
+
+
+def test_a_known_failure_the_selection_left_out_is_not_in_the_run_and_kept():
+    """NOT RUN says nothing: the entry is listed as not in the run, and an update keeps it."""
+    before = ex.parse(doc(entry("a/filtered", reason="upstream bug")), "f")
+    run = [ex.Observed("a/filtered", "NOT RUN")]
+    evaluation = ex.evaluate(before, run, "tsan")
+    assert evaluation.not_in_run == ["a/filtered"] and evaluation.nothing_unexpected
+    assert [e.reason for e in ex.updated(before, run, "tsan")] == ["upstream bug"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from reports import write_reports
 
 PASSED = '<testcase name="{}" time="0.1" status="run"><system-out>[saferecl] exit status 0\n</system-out></testcase>'
@@ -23,7 +25,7 @@ H30 = "saferecl.hp.holder.mem/5 H30: try_protect with a changed source returns f
 R33 = "saferecl.rcu.domain.func/4 R33: after rcu_barrier every earlier retire has run once"
 
 
-def run_dir(tmp_path: Path, entries, ran, failures=()) -> dict:
+def run_dir(tmp_path: Path, entries, ran, failures=(), ctest_args=None) -> dict:
     """A report directory with these index entries, these CTest names passing, and these
     build failures; returns results.json."""
     (tmp_path / "index.json").write_text(json.dumps({"schema": "saferecl-index/1", "tests": entries}))
@@ -31,7 +33,8 @@ def run_dir(tmp_path: Path, entries, ran, failures=()) -> dict:
         '<testsuite name="x">' + "".join(PASSED.format(n) for n in ran) + "</testsuite>")
     (tmp_path / "implementations.json").write_text(json.dumps(
         [{"name": "reference", "available": True, "capabilities": []}]))
-    (tmp_path / "run.json").write_text(json.dumps({"seed": 5, "implementations": ["reference"]}))
+    (tmp_path / "run.json").write_text(json.dumps({"seed": 5, "implementations": ["reference"],
+                                                   "selection": {"ctest_args": ctest_args or []}}))
     (tmp_path / "build-failures.json").write_text(json.dumps(list(failures)))
     return write_reports(tmp_path)
 
@@ -40,12 +43,42 @@ def verdicts(results: dict) -> dict:
     return {t["name"]: (t["verdict"], t["detail"]) for t in results["tests"]}
 
 
-def test_a_test_filtered_out_is_counted_not_reported(tmp_path):
+def test_a_test_filtered_out_is_not_run(tmp_path):
     results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
                                  index_entry("reference", R33, RCU, "reference.rcu")],
-                      ran=[f"reference/{H30}"])
-    assert verdicts(results) == {H30: ("PASS", "")}
+                      ran=[f"reference/{H30}"], ctest_args=["-R", r"saferecl\.hp"])
+    assert verdicts(results) == {H30: ("PASS", ""), R33: (
+        "NOT RUN", r"not selected by the run's CTest arguments (-R saferecl\.hp)")}
     assert results["tests_not_run"] == 1 and results["conforming"] is True
+    reference = results["implementations"][0]
+    assert reference["counts"]["NOT RUN"] == 1 and reference["counts"]["NOT APPLICABLE"] == 0
+    assert "R33" in results["coverage"]["untested_rows"], "a row whose only test did not run is untested here"
+
+
+def test_a_test_the_selection_left_out_is_not_run_even_where_its_adapter_lacks_a_capability(tmp_path):
+    r"""-R saferecl\.hp against a tree without <rcu>: the rcu tests were never registered,
+    and the selection did not take them either: NOT RUN, not NOT APPLICABLE. A test the
+    selection would have taken is NOT APPLICABLE."""
+    lacking = "the reference adapter lacks: rcu"
+    results = run_dir(tmp_path, [index_entry("reference", H30, HP, "reference.hp"),
+                                 index_entry("reference", R33, RCU, "reference.rcu", "not-applicable", lacking),
+                                 index_entry("reference", H30 + " rcu", HP, "reference.hp", "not-applicable", lacking)],
+                      ran=[f"reference/{H30}"], ctest_args=["-R", r"saferecl\.hp", "-j", "2"])
+    found = verdicts(results)
+    assert found[R33][0] == "NOT RUN" and "-R saferecl" in found[R33][1]
+    assert found[H30 + " rcu"] == ("NOT APPLICABLE", lacking)
+
+
+@pytest.mark.parametrize("args,selected", [
+    (["-L", "tier=core"], True), (["-L", "tier=qoi"], False), (["-LE", "kind=semantic"], False),
+    (["-E", "H30"], False), (["--tests-regex=saferecl\\.hp", "-L", "impl=reference"], True),
+    (["-L", "impl=reference", "-L", "tier=qoi"], False)])
+def test_the_selection_is_ctests(args, selected):
+    from reports.index import IndexEntry
+    from reports.selection import parse, selects
+    entry = IndexEntry(id=f"reference/{H30}", implementation="reference", name=H30, tier="core",
+                       kind="semantic", group="hp", source=HP)
+    assert selects(parse(args), entry) is selected
 
 
 def test_a_source_that_failed_to_compile_is_not_built_even_if_the_index_says_built(tmp_path):
@@ -67,7 +100,7 @@ def test_a_link_failure_costs_only_its_executable(tmp_path):
                       ran=[f"reference/{H30}"], failures=[failure])
     found = verdicts(results)
     assert found[R33][0] == "NOT BUILT" and "reference.rcu was not built" in found[R33][1]
-    assert H30 + " again" not in found and results["tests_not_run"] == 1
+    assert found[H30 + " again"][0] == "NOT RUN" and results["tests_not_run"] == 1
 
 
 def test_a_harness_failure_costs_every_executable(tmp_path):

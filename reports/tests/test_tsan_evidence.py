@@ -63,3 +63,24 @@ def test_other_evidence_in_the_same_output_keeps_the_failure():
 
 def test_an_output_without_a_race_is_judged():
     assert judge("WARNING: ThreadSanitizer: signal-unsafe call inside of a signal\n", BLIND).judged
+
+
+FORK_CHILD_OUTPUT = """[saferecl] saferecl.rcu.general/1 RS-18: seed=1
+==4242==ThreadSanitizer: starting new threads after multi-threaded fork is not supported. Dying (set die_after_fork=0 to override)
+fork.pass.cpp:80: ERROR: CHECK( child_status == 0 ) is NOT correct!
+  values: CHECK( 66 == 0 )
+[doctest] Status: FAILURE!
+[saferecl] exit status 1
+"""
+
+
+def test_a_child_ended_by_tsans_fork_limit_is_inconclusive_in_the_tsan_tier_only():
+    from reports.classify import Classification
+    failed = Classification("FAIL", "exit status 1", 1)
+    tsan = tsan_evidence.reclassify(failed, FORK_CHILD_OUTPUT, "tsan", None)
+    assert tsan.verdict == "INCONCLUSIVE" and "the tool's limit" in tsan.detail
+    assert tsan_evidence.reclassify(failed, FORK_CHILD_OUTPUT, "asan", None).verdict == "FAIL"
+    hang = Classification("TIMEOUT", "watchdog timeout", 124)
+    assert tsan_evidence.reclassify(hang, FORK_CHILD_OUTPUT, "tsan", None).verdict == "TIMEOUT"
+    no_refusal = FORK_CHILD_OUTPUT.replace("starting new threads", "something else")
+    assert tsan_evidence.reclassify(failed, no_refusal, "tsan", None).verdict == "FAIL"
