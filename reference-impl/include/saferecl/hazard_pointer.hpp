@@ -236,13 +236,12 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
     constexpr bool ok = detail::hazard_retirable_impl<T, hazard_pointer_obj_base>();
     static_assert(ok, SAFERECL_HP_MANDATE_MESSAGE);
     if constexpr (ok) {
-      const bool late = SAFERECL_MUTANT("MH-70");  // MH-70: d stored after x is published
-      if (!SAFERECL_MUTANT("MH-07") && !late) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
+      if (!SAFERECL_MUTANT("MH-07")) saferecl_hp_deleter_ = std::move(d);  // MH-07: d dropped
       T* obj = static_cast<T*>(this);
       const void* key = static_cast<const void*>(obj);
       if (SAFERECL_MUTANT("MH-06")) key = static_cast<const void*>(this);  // base address
       detail::hazard_node_access::prepare(this, key, &saferecl_hp_reclaim_);
-      if (late) return detail::hazard_retire_shared(this, [&] { saferecl_hp_deleter_ = std::move(d); });
+      if (SAFERECL_MUTANT("MH-70")) return detail::mutant_publish_then_store(saferecl_hp_deleter_, this);
       detail::hazard_retire(this);
     }
   }

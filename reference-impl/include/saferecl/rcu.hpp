@@ -276,8 +276,7 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
   if constexpr (detail::rcu_has_base_v<T, D> && detail::rcu_public_unique_base_v<T, D> &&
                 detail::rcu_nonvirtual_base_v<T, D> && detail::rcu_no_other_base_v<T, D>) {
     T* x = static_cast<T*>(this);  // the complete object, whatever unary operator& T has
-    const bool late = SAFERECL_MUTANT("MR-80");  // MR-80: d stored after x is queued
-    if (!SAFERECL_MUTANT("MR-27") && !late) saferecl_deleter_ = std::move(d);  // MR-27: d dropped
+    if (!SAFERECL_MUTANT("MR-27")) saferecl_deleter_ = std::move(d);  // MR-27: d dropped
     if (SAFERECL_MUTANT("MR-20")) {  // retire on top of an allocating path (terminates on OOM)
       rcu_retire(x, [](T* q) { static_cast<rcu_obj_base*>(q)->saferecl_deleter_(q); }, dom);
       return;
@@ -285,7 +284,7 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
     saferecl_node_.invoke = &saferecl_run_;
     saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
     detail::rcu_enqueue(dom, &saferecl_node_);
-    if (late) { SAFERECL_MUTANT_WIDEN_WINDOW(); saferecl_deleter_ = std::move(d); }
+    if (SAFERECL_MUTANT("MR-80")) detail::mutant_store_after_publish(saferecl_deleter_);
   }
 }
 

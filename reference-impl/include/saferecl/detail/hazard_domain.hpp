@@ -165,6 +165,17 @@ inline void hazard_retire_shared(hazard_retired_node* n, StoreDeleter&& store_de
   hazard_pass_shared_if_due();
 }
 
+// MH-70: retire has already stored d (the mutation point may not reorder its lines: the API
+// patches keep them as context), so the mutant takes d back out and leaves the slot as a
+// design that publishes first has it: default-constructed until d is stored after the push.
+template <class D>
+inline void mutant_publish_then_store(D& stored, hazard_retired_node* n) noexcept {
+  D d;
+  d = std::move(stored);
+  stored = D();
+  hazard_retire_shared(n, [&] { stored = std::move(d); });
+}
+
 // ---------------------------------------------------------------------------------------
 // Inline fast paths
 // ---------------------------------------------------------------------------------------
