@@ -330,6 +330,22 @@ void hazard_retire_slow(hazard_retired_node* n) noexcept {
   if (!leave_to_reclaimer(t)) maybe_pass_shared(t);
 }
 
+// MH-70 and NB-H39: one shared retired list for every retire (a CAS push, as designs
+// without per-thread lists have); whoever's retire brings it to the threshold runs a pass
+// over it. MH-70 publishes the object before its deleter is stored: the window between the
+// push and the store (widened here) is where another thread's pass takes the object.
+void hazard_publish_shared(hazard_retired_node* n) noexcept {
+  push_shared(n, n, 1);
+  ++t_shared_retires;
+  if (SAFERECL_MUTANT("MH-70")) SAFERECL_MUTANT_WIDEN_WINDOW();
+}
+
+void hazard_pass_shared_if_due() noexcept {
+  hazard_thread_state& t = hazard_tls;
+  attach(t);
+  maybe_pass_shared(t);
+}
+
 // MH-09: retire under a non-recursive lock that the pass keeps while the deleters run; a
 // deleter that retires deadlocks.
 void hazard_retire_locked(hazard_retired_node* n) noexcept {

@@ -72,6 +72,27 @@ void attach(hazard_thread_state& t) noexcept {
 
 namespace {
 
+// MH-71: the exiting thread appends the shared list behind its own with a load and a
+// store, as if exits were serialized: it reads the head, walks its own list to the tail
+// and links the head there, then stores its list as the new head. A pass that takes the
+// shared list meanwhile finds its objects handed over again (reclaimed twice); a push
+// meanwhile is lost.
+void hand_over_by_load_and_store(hazard_thread_state& t) noexcept {
+  hazard_retired_node* const head = g_shared.head.load(std::memory_order_acquire);
+  hazard_retired_node* tail = t.retired;
+  std::ptrdiff_t n = 1;
+  for (; node_access::next(tail) != nullptr; tail = node_access::next(tail)) {
+    ++n;
+    SAFERECL_MUTANT_WIDEN_WINDOW();  // per node: a longer list, a wider window
+  }
+  node_access::next(tail) = head;
+  g_shared.head.store(std::exchange(t.retired, nullptr), std::memory_order_release);
+  g_shared.count.fetch_add(n, std::memory_order_relaxed);
+  t.retired_count = 0;
+  std::free(std::exchange(t.scratch, nullptr));
+  t.scratch_cap = 0;
+}
+
 // Hand the cache and the retired list of `t` back to the shared domain.
 void hand_back(hazard_thread_state& t) noexcept {
   if (SAFERECL_MUTANT("MH-60")) {
@@ -88,6 +109,7 @@ void hand_back(hazard_thread_state& t) noexcept {
     t.retired = nullptr;
     t.retired_count = 0;
   }
+  if (t.retired != nullptr && SAFERECL_MUTANT("MH-71")) return hand_over_by_load_and_store(t);
   if (t.retired != nullptr) {
     hazard_retired_node* tail = t.retired;
     std::ptrdiff_t n = 1;

@@ -11,6 +11,7 @@ namespace saferecl::detail {
 namespace rcu_impl {
 
 thread_local constinit bool t_in_executor = false;
+bool run_helped(rcu_cb_node* first, u64 n) noexcept;  // NB-R39, below
 
 // ------------------------------------------------------------------- teardown (MR-25 only)
 void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops what is queued
@@ -77,6 +78,12 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   }
   g.head_snap.store(g.head ? g.head->snap : ~u64{0}, std::memory_order_seq_cst);
   publish_ready_hint(d);
+  if (SAFERECL_MUTANT("NB-R39")) return run_helped(first, n);  // conforming (issue 39)
+  if (SAFERECL_MUTANT("MR-81")) {  // taken; submitted to the in-flight set only after a
+    g.cb_lock.unlock();              // walk over the batch outside the lock (window widened
+    for (rcu_cb_node* p = first; p != last; p = p->next) SAFERECL_MUTANT_WIDEN_WINDOW();
+    g.cb_lock.lock();                // per node: a longer batch, a wider window)
+  }
   inflight_ticket t{first->seq, &t_in_executor, nullptr, g.inflight};
   if (g.inflight) g.inflight->prev = &t;
   g.inflight = &t;
@@ -219,6 +226,80 @@ bool callback_worker_runs() noexcept {
 }
 
 
+// ------------------------------------------- NB-R39: barriers help run batches in flight
+// Conforming variant (issue 39): an executor's detached batch stays open. Executor and
+// barriers claim its nodes one at a time under cb_lock and run them outside it; a barrier
+// that finds an earlier batch in flight helps run it instead of sleeping, and the executor
+// unlinks its ticket only once every claimed node has finished.
+struct helped_ticket : inflight_ticket {
+  rcu_cb_node* rest;  // the next node nobody has claimed
+  u64 left;           // nodes not yet claimed
+  u64 running;        // claimed, not yet finished
+};
+
+// Bumps the barrier futex for sleepers (cb_lock held); the caller wakes them.
+bool note_finish_locked() noexcept {
+  if (g.barrier_waiters == 0) return false;
+  g.barrier_futex.fetch_add(1, std::memory_order_release);
+  return true;
+}
+
+// Claims and runs one node of `t` (cb_lock held on entry and on return); false: none left.
+bool help_one(helped_ticket& t) noexcept {
+  if (t.left == 0) return false;
+  rcu_cb_node* const p = t.rest;
+  t.rest = p->next;  // read before p runs: p is gone after invoke
+  --t.left;
+  ++t.running;
+  g.cb_lock.unlock();
+  const bool outer = t_in_executor;
+  t_in_executor = true;
+  p->invoke(p);
+  t_in_executor = outer;
+  g.cb_lock.lock();
+  --t.running;
+  ++g.finished_count;
+  if (note_finish_locked()) futex_wake_all(g.barrier_futex);
+  return true;
+}
+
+// The executor's side: cb_lock held on entry, released on return.
+bool run_helped(rcu_cb_node* first, u64 n) noexcept {
+  helped_ticket t;
+  t.lo = first->seq;
+  t.owner = &t_in_executor;
+  t.prev = nullptr;
+  t.next = g.inflight;
+  t.rest = first;
+  t.left = n;
+  t.running = 0;
+  if (g.inflight) g.inflight->prev = &t;
+  g.inflight = &t;
+  while (help_one(t)) {}
+  while (t.running != 0) {  // helpers still run nodes of this batch
+    const u32 seen = g.barrier_futex.load(std::memory_order_relaxed);
+    ++g.barrier_waiters;
+    g.cb_lock.unlock();
+    futex_wait(g.barrier_futex, seen);
+    g.cb_lock.lock();
+    --g.barrier_waiters;
+  }
+  if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
+  if (t.next) t.next->prev = t.prev;
+  const bool wake = note_finish_locked();
+  g.cb_lock.unlock();
+  if (wake) futex_wake_all(g.barrier_futex);
+  return true;
+}
+
+// A barrier's help (cb_lock held): runs one unclaimed node of a batch in flight that began
+// before `target`; false if there is none.
+bool help_inflight(u64 target) noexcept {
+  for (inflight_ticket* t = g.inflight; t; t = t->next)
+    if (t->lo < target && help_one(*static_cast<helped_ticket*>(t))) return true;
+  return false;
+}
+
 }  // namespace rcu_impl
 
 using namespace rcu_impl;
@@ -306,6 +387,7 @@ void rcu_barrier(rcu_domain& d) noexcept {
         if (t->lo < target) { older_inflight = true; break; }
     }
     if (!older_inflight && !SAFERECL_MUTANT("MR-29")) break;  // MR-29: sleeps unconditionally
+    if (SAFERECL_MUTANT("NB-R39") && detail::help_inflight(target)) continue;  // helps instead
     const std::uint32_t seen = g.barrier_futex.load(std::memory_order_relaxed);
     ++g.barrier_waiters;
     g.cb_lock.unlock();

@@ -133,6 +133,32 @@ class owning_deleter {
   std::uint64_t* resource_;
 };
 
+// Invocations of a tagged_deleter whose tag was not its object's: a deleter that was not
+// the one handed to retire for that object (a default-constructed or stale one). Must stay 0.
+inline std::atomic<std::size_t>& custody_wrong_tag() noexcept {
+  static std::atomic<std::size_t> n{0};
+  return n;
+}
+
+// An owning_deleter that also carries the tag of the object it was made for (T has a
+// `tag` member): it tells its own state from a default-constructed deleter's (tag 0) or
+// another object's.
+struct tagged_deleter {
+  owning_deleter owner;
+  std::uint64_t tag = 0;
+
+  tagged_deleter() = default;
+  explicit tagged_deleter(std::uint64_t t) : tag(t) {}
+  tagged_deleter(tagged_deleter&&) = default;
+  tagged_deleter& operator=(tagged_deleter&&) = default;
+
+  template <class T>
+  void operator()(T* p) const noexcept {
+    if (p == nullptr || p->tag != tag) custody_wrong_tag().fetch_add(1, std::memory_order_relaxed);
+    owner(p);
+  }
+};
+
 // The objects a test handed to the library, as it may know them once they are retired.
 struct custody_set {
   template <class T>
@@ -149,6 +175,11 @@ struct custody_set {
 
   std::vector<object_log::id_t> ids;
   std::vector<const void*> addresses;
+
+  void merge(const custody_set& other) {
+    ids.insert(ids.end(), other.ids.begin(), other.ids.end());
+    addresses.insert(addresses.end(), other.addresses.begin(), other.addresses.end());
+  }
 };
 
 // The core checks on the objects of `set` reclaimed so far (the only deleters counted in

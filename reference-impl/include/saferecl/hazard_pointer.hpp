@@ -241,6 +241,7 @@ class hazard_pointer_obj_base : public detail::hazard_retired_node {
       const void* key = static_cast<const void*>(obj);
       if (SAFERECL_MUTANT("MH-06")) key = static_cast<const void*>(this);  // base address
       detail::hazard_node_access::prepare(this, key, &saferecl_hp_reclaim_);
+      if (SAFERECL_MUTANT("MH-70")) return detail::mutant_publish_then_store(saferecl_hp_deleter_, this);
       detail::hazard_retire(this);
     }
   }

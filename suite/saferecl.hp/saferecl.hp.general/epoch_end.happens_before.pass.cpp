@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <thread>
 
 using saferecl::test::quarantine_deleter;
 using saferecl::test::tracked;
@@ -44,9 +45,21 @@ TEST_CASE("saferecl.hp.general/6 H7: a reader's plain writes before ending its e
   std::atomic<visited_object*> src{new visited_object};
   std::atomic<bool> done{false};
 
-  auto writer = [&] {
-    for (std::size_t i = 0; i < replacements; ++i)
+  // Pacing without ordering: every kPace replacements the writer waits (relaxed loads of a
+  // relaxed counter, which give TSan no edge) until the reader has visited again, so the
+  // visited objects are spread over every pass however the two threads are scheduled.
+  constexpr std::size_t kPace = 128;
+  std::atomic<std::size_t> visited{0};
+  auto writer = [&](saferecl::test::watchdog& dog) {
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < replacements; ++i) {
+      if (i % kPace == 0) {
+        while (visited.load(std::memory_order_relaxed) == seen) std::this_thread::yield();
+        seen = visited.load(std::memory_order_relaxed);
+        dog.progressed();
+      }
       src.exchange(new visited_object, std::memory_order_acq_rel)->retire();
+    }
     done.store(true, std::memory_order_release);
   };
   auto reader = [&] {
@@ -56,10 +69,12 @@ TEST_CASE("saferecl.hp.general/6 H7: a reader's plain writes before ending its e
       p->visits += 1;
       p->last_visit = p->visits;
       h.reset_protection();
+      visited.fetch_add(1, std::memory_order_relaxed);
     }
   };
-  saferecl::test::within_watchdog("writer replaces and retires while a reader writes", [&] {
-    saferecl::test::run_in_parallel(2, [&](std::size_t i) { i == 0 ? writer() : reader(); });
+  saferecl::test::within_watchdog("writer replaces and retires while a reader writes",
+                                  [&](saferecl::test::watchdog& dog) {
+    saferecl::test::run_in_parallel(2, [&](std::size_t i) { i == 0 ? writer(dog) : reader(); });
   });
   CHECK(g_deleter_saw_stale.load() == 0);
   src.exchange(nullptr)->retire();

@@ -151,6 +151,30 @@ hazard_ref hazard_ref_for(hazard_record* r) noexcept;            // tag with the
 void hazard_release_to_home(hazard_ref h) noexcept;              // MH-14
 void hazard_retire_locked(hazard_retired_node* n) noexcept;      // MH-09
 void hazard_unprotect_everywhere(const void* p) noexcept;        // MH-28
+void hazard_publish_shared(hazard_retired_node* n) noexcept;     // MH-70, NB-H39
+void hazard_pass_shared_if_due() noexcept;                       // MH-70, NB-H39
+
+// MH-70 and NB-H39: a design with one shared retired list. `store_deleter` runs after the
+// object is on the list (MH-70: a concurrent pass may already be reclaiming it) or is a
+// no-op (NB-H39: retire stored the deleter first, so the object and its deleter are
+// published together by the one CAS).
+template <class StoreDeleter>
+inline void hazard_retire_shared(hazard_retired_node* n, StoreDeleter&& store_deleter) noexcept {
+  hazard_publish_shared(n);
+  store_deleter();
+  hazard_pass_shared_if_due();
+}
+
+// MH-70: retire has already stored d (the mutation point may not reorder its lines: the API
+// patches keep them as context), so the mutant takes d back out and leaves the slot as a
+// design that publishes first has it: default-constructed until d is stored after the push.
+template <class D>
+inline void mutant_publish_then_store(D& stored, hazard_retired_node* n) noexcept {
+  D d;
+  d = std::move(stored);
+  stored = D();
+  hazard_retire_shared(n, [&] { stored = std::move(d); });
+}
 
 // ---------------------------------------------------------------------------------------
 // Inline fast paths
@@ -247,6 +271,7 @@ SAFERECL_HP_INLINE void hazard_release(hazard_ref h) noexcept {
 
 inline void hazard_retire(hazard_retired_node* n) noexcept {
   if (SAFERECL_MUTANT("MH-09")) return hazard_retire_locked(n);
+  if (SAFERECL_MUTANT("NB-H39")) return hazard_retire_shared(n, [] {});  // conforming
   hazard_thread_state& t = hazard_tls;
   if (t.phase == hazard_phase::alive) [[likely]] {
     hazard_node_access::next(n) = t.retired;

@@ -65,3 +65,19 @@ void mutant_widen_window() noexcept;
 #define SAFERECL_MUTANT_WIDEN_WINDOW() ((void)0)
 
 #endif
+
+namespace saferecl::detail {
+// MR-80: the deleter slot of an object already queued is written again: it holds a
+// default-constructed D for a widened window and d only after it. The mutation point sits
+// after the queuing (the API patches keep the lines before it as their context), so this
+// is how it exposes what a retire that stores d after queuing exposes: a default D, then a
+// write that races with the evaluation another thread may already be running.
+template <class D>
+void mutant_store_after_publish(D& stored) noexcept {
+  D d;
+  d = std::move(stored);
+  stored = D();
+  SAFERECL_MUTANT_WIDEN_WINDOW();
+  stored = std::move(d);
+}
+}  // namespace saferecl::detail
