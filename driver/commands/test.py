@@ -49,6 +49,7 @@ from driver.paths import ADAPTERS, BUILD, ROOT
 from driver.report_dir import ReportDir
 from reports import protocol
 from reports.compare import Unreadable, compare, markdown, read_side
+from reports.console_end import unexpected_results
 from reports.merge import MergeRefused, merge
 
 UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
@@ -264,6 +265,26 @@ def self_test_shards(jobs: int, out_base: Path, seed: int | None) -> bool:
     return True
 
 
+def unexpected_in(run: Path) -> str:
+    """A run's unexpected results as its console's end lists them (for a failed step's line)."""
+    results = run / "results.json"
+    if not results.is_file():
+        return f"no results: {run}"
+    return "\n".join(unexpected_results(json.loads(results.read_text()), run / "outputs")) or str(run)
+
+
+def mutant_sweep(jobs: int, out_base: Path, seed: int | None) -> tuple[bool, str]:
+    """The whole catalogue; on failure, each mutant whose outcome its entry does not expect,
+    with its verdict and first killers, so that the end of a CI log names it."""
+    code, sweep = run_mutants(MutantOptions(jobs=jobs, out_base=out_base, seed=seed))
+    results = json.loads((sweep / "mutants.json").read_text())["mutants"]
+    bad = [f"{r['id']} ({r['status']}, {r['sanitizer']}): {r['verdict']}; "
+           + ("killed by " + ", ".join(k["test"] for k in r["killed_by"][:2]) if r["killed_by"]
+              else f"none of its {r['tests_run']} test(s) failed")
+           for r in results if not r["ok"]]
+    return code == EXIT_OK, "\n".join(bad) + f"\n({sweep / 'mutants.log'})"
+
+
 def liveness_under_load(quiet: Path | None, jobs: int, out_base: Path, seed: int | None) -> bool:
     """Proves that a verdict does not depend on the machine's load: the watchdog and the stall
     detector judge the time a test could run (suite/support/liveness.hpp), not wall time.
@@ -314,17 +335,20 @@ def command(args) -> int:
     steps: list[tuple[str, bool, str]] = []
 
     def step(name: str, check) -> None:
+        """Runs one self-test; `check` returns whether it passed, or (passed, why it failed)."""
         stage(f"self-test: {name}")
         t0 = time.monotonic()
-        steps.append((name, bool(check()), elapsed(t0)))
+        outcome = check()
+        ok, why = outcome if isinstance(outcome, tuple) else (outcome, "")
+        steps.append((name, bool(ok), elapsed(t0), "" if ok else why))
 
     quiet: dict[str, Path] = {}  # the reference battery's report of each tier
 
-    def reference_battery(sanitizer: str) -> bool:
+    def reference_battery(sanitizer: str) -> tuple[bool, str]:
         code, quiet[sanitizer] = run_battery(RunOptions(
             impls=["reference"], explicit=True, sanitizer=sanitizer, seed=args.seed,
             jobs=args.jobs, out_base=args.out))
-        return code == EXIT_OK
+        return code == EXIT_OK, unexpected_in(quiet[sanitizer])
 
     step("unit tests of the tooling (pytest " + " ".join(UNIT_TEST_DIRS) + ")", unit_tests)
     for sanitizer in ("tsan", "asan"):
@@ -346,14 +370,14 @@ def command(args) -> int:
     step("3 shards merged equal one run (reference, release tier, a slice)",
          lambda: self_test_shards(args.jobs, args.out, args.seed))
     step("mutants: each catalogued bug killed, each conforming variant spared",
-         lambda: run_mutants(MutantOptions(jobs=args.jobs, out_base=args.out,
-                                           seed=args.seed))[0] == EXIT_OK)
+         lambda: mutant_sweep(args.jobs, args.out, args.seed))
     step("liveness under load: the same verdicts beside 4 spinning processes per core; a hang "
          "and a stall mutant still die", lambda: liveness_under_load(quiet.get("tsan"), args.jobs,
                                                                     args.out, args.seed))
 
     conclude("\n== self-test results")
-    for name, ok, took in steps:
-        conclude(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})")
+    for name, ok, took, why in steps:
+        conclude(f"   {'PASS' if ok else 'FAIL'}  {name}  ({took})"
+                 + "".join(f"\n         {line}" for line in why.splitlines()))
     conclude(f"self-test total {elapsed(started)}")
-    return EXIT_OK if all(ok for _, ok, _ in steps) else EXIT_NONCONFORMING
+    return EXIT_OK if all(ok for _, ok, _, _ in steps) else EXIT_NONCONFORMING
