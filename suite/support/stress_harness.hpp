@@ -221,20 +221,23 @@ class torture {
   }
   std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_acquire); }
 
-  // The main thread's part: lets the workers run for `duration` (or until a failure),
-  // checking progress; then stops them. The run ends only once every watched counter has
-  // advanced within the last kQuiet: one that stays quiet becomes a stall, so that a
-  // stall beginning near the end is reported as such and not as a hang of the epilogue.
+  // The main thread's part: lets the workers run for `duration` of the time they could run
+  // (or until a failure), checking progress; then stops them. A run starved by other load
+  // gets more wall time (at most kWallCapFactor times `duration`), so that it does about the
+  // work it does on a quiet machine: checks that need enough work to judge (HX-09's
+  // aggregate) keep their strength on a busy one. The run ends only once every watched
+  // counter has advanced within the last kQuiet: one that stays quiet becomes a stall, so
+  // that a stall beginning near the end is reported as such and not as a hang of the epilogue.
   void run(std::chrono::milliseconds duration, const dump_fn& dump = {}) {
     constexpr auto kQuiet = 100ms;
     const auto start = clock::now();
-    const auto end = start + duration;
     liveness_clock liveness;
+    const liveness_reading began = liveness.now();
     std::vector<std::uint64_t> last(watched_.size());
     std::vector<clock::time_point> since(watched_.size(), start);
     std::vector<liveness_reading> since_could_run(watched_.size(), liveness.now());
     for (std::size_t i = 0; i < watched_.size(); ++i) last[i] = watched_[i].counter->get();
-    for (bool quiet = true; running() && (quiet || clock::now() < end);) {
+    for (bool quiet = true; running() && (quiet || !liveness.expired(began, duration));) {
       std::this_thread::sleep_for(10ms);
       const auto now = clock::now();
       quiet = false;
@@ -252,6 +255,7 @@ class torture {
       }
     }
     elapsed_ = clock::now() - start;
+    could_run_ = std::chrono::duration<double>((liveness.now() - began).could_run);
     stop();
   }
 
@@ -280,7 +284,8 @@ class torture {
   void summary(std::initializer_list<std::pair<std::string_view, std::string>> items,
                const std::string& extra = "") const {
     std::ostringstream os;
-    os << "[saferecl] " << name_ << " summary: ran " << elapsed_.count() << " s";
+    os << "[saferecl] " << name_ << " summary: ran " << elapsed_.count() << " s (could run "
+       << could_run_.count() << " s)";
     for (const auto& [key, value] : items) os << ' ' << key << '=' << value;
     os << " failures=" << failures() << '\n' << extra;
     std::fputs(os.str().c_str(), stderr);
@@ -345,6 +350,7 @@ class torture {
   std::string first_failure_;
   std::vector<watched> watched_;
   std::chrono::duration<double> elapsed_{0};
+  std::chrono::duration<double> could_run_{0};  // of elapsed_, not starved by other load
 };
 
 inline std::string str(std::uint64_t v) { return std::to_string(v); }
