@@ -2,7 +2,7 @@
 # an installed library repeats, written once.
 #
 #   saferecl_library_adapter(
-#     NAME <name>                      adapters/<name>/ (include/sut.hpp, probe.cpp)
+#     NAME <name>                      adapters/<name>/ (include/sut.hpp)
 #     PACKAGE <debian package>         named in the reasons when something is missing
 #     HEADER <header>                  find_path: its folder becomes a SYSTEM include
 #     [HEADER_SUFFIXES <suffix>...]    extra PATH_SUFFIXES for the header
@@ -18,11 +18,10 @@
 #                                      its tests get adapters/kit/tsan_options.cpp (TSan's
 #                                      exit-time sleep, 1 s per process, shortened to 50 ms)
 #
-# The probe (adapters/<name>/probe.cpp: a main() that touches every mapped operation) is
-# compiled and linked like the battery: its standard, standard library and the tier's
-# sanitizer flags, so an adapter
-# that would not build in this tier is reported unavailable, with the reason, instead of
-# failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
+# The probe (adapters/kit/probe.cpp: a main() that touches every operation of the
+# capabilities sut.hpp declares) is compiled and linked like the battery: its standard,
+# standard library and the tier's sanitizer flags, so an adapter that would not build in this
+# tier is reported unavailable, with the reason, instead of failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
 #
 #   saferecl_adapter_probe(<result> SOURCE <code> [INCLUDES ...] [LIBRARIES ...] [FLAGS ...]
 #                          [KEY <text>])
@@ -118,9 +117,14 @@ function(saferecl_library_adapter)
   endif()
 
   # probe
-  file(READ ${adapter_dir}/probe.cpp probe_source)
+  file(READ ${PROJECT_SOURCE_DIR}/adapters/kit/probe.cpp probe_source)
   file(READ ${adapter_dir}/include/sut.hpp sut_source)
-  file(READ ${kit_dir}/adapter_kit.hpp kit_source)
+  file(GLOB_RECURSE kit_headers ${kit_dir}/*.hpp)
+  set(kit_source)
+  foreach(header IN LISTS kit_headers)
+    file(READ ${header} text)
+    string(APPEND kit_source "${text}")
+  endforeach()
   set(probe_flags)
   foreach(definition IN LISTS A_DEFINITIONS)
     list(APPEND probe_flags -D${definition})
@@ -130,7 +134,7 @@ function(saferecl_library_adapter)
                          LIBRARIES ${libraries} FLAGS ${probe_flags})
   if(NOT works)
     saferecl_adapter(NAME ${A_NAME} UNAVAILABLE
-                     "${A_NAME} ${version} found (${include_dir}) but adapters/${A_NAME}/probe.cpp does not compile or link against it in this tier; see CMakeFiles/CMakeError.log")
+                     "${A_NAME} ${version} found (${include_dir}) but adapters/kit/probe.cpp does not compile or link against adapters/${A_NAME}/include/sut.hpp in this tier; see CMakeFiles/CMakeError.log")
     return()
   endif()
 
