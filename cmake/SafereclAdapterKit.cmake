@@ -3,9 +3,10 @@
 #
 #   saferecl_library_adapter(
 #     NAME <name>                      adapters/<name>/ (include/sut.hpp)
-#     PACKAGE <debian package>         named in the reasons when something is missing
+#     [PACKAGE <debian package>]       named in the reasons when something is missing
 #     HEADER <header>                  find_path: its folder becomes a SYSTEM include
 #     [HEADER_SUFFIXES <suffix>...]    extra PATH_SUFFIXES for the header
+#     [HEADER_PATHS <dir>...]          where to look first (a library in the tree)
 #     [LIBRARIES <lib>...]             find_library each (header-only: none)
 #     [VERSION_MACRO <header> <macro>] the version: a string macro of a header,
 #     [VERSION_PKG_CONFIG <module>]      or pkg-config's version of a module,
@@ -62,16 +63,20 @@ endfunction()
 
 function(saferecl_library_adapter)
   cmake_parse_arguments(PARSE_ARGV 0 A "LIBRARY_THREADS" "NAME;PACKAGE;HEADER;VERSION_PKG_CONFIG;VERSION_DPKG;DESCRIPTION;LIMITS"
-                        "HEADER_SUFFIXES;LIBRARIES;VERSION_MACRO;CAPABILITIES;DEFINITIONS")
+                        "HEADER_SUFFIXES;HEADER_PATHS;LIBRARIES;VERSION_MACRO;CAPABILITIES;DEFINITIONS")
   set(adapter_dir ${PROJECT_SOURCE_DIR}/adapters/${A_NAME})
   set(kit_dir ${PROJECT_SOURCE_DIR}/adapters/kit/include)
   find_package(Threads REQUIRED)
 
   # find
   string(TOUPPER "${A_NAME}" upper)
-  find_path(SAFERECL_${upper}_INCLUDE_DIR ${A_HEADER} PATH_SUFFIXES ${A_HEADER_SUFFIXES})
+  set(from_package "")
+  if(A_PACKAGE)
+    set(from_package " (Debian package ${A_PACKAGE})")
+  endif()
+  find_path(SAFERECL_${upper}_INCLUDE_DIR ${A_HEADER} HINTS ${A_HEADER_PATHS} PATH_SUFFIXES ${A_HEADER_SUFFIXES})
   if(NOT SAFERECL_${upper}_INCLUDE_DIR)
-    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "header ${A_HEADER} not found (Debian package ${A_PACKAGE})")
+    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "header ${A_HEADER} not found${from_package}")
     return()
   endif()
   set(include_dir ${SAFERECL_${upper}_INCLUDE_DIR})
@@ -81,7 +86,7 @@ function(saferecl_library_adapter)
     string(MAKE_C_IDENTIFIER "${lib_upper}" lib_upper)
     find_library(SAFERECL_${upper}_${lib_upper}_LIBRARY ${lib})
     if(NOT SAFERECL_${upper}_${lib_upper}_LIBRARY)
-      saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "library lib${lib}.so not found (Debian package ${A_PACKAGE})")
+      saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "library lib${lib}.so not found${from_package}")
       return()
     endif()
     list(APPEND libraries ${SAFERECL_${upper}_${lib_upper}_LIBRARY})
