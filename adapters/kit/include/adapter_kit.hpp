@@ -25,7 +25,7 @@
 //                                   over try_protect
 //     template <class U, class Reclaim> using node  what the library needs inside every object
 //                                   it reclaims: a public base of U (an empty struct if nothing)
-//     template <class Reclaim, class U> static void defer(U* object) noexcept
+//     template <class Reclaim, class U> static void defer(U* object)
 //                                   retire: once no hazard pointer protects object, call
 //                                   Reclaim::run(object) (once, on any thread)
 //
@@ -38,13 +38,16 @@
 //                                   (a thread's record): rcu_retire calls it before it makes
 //                                   its node, so a bad_alloc leaves nothing scheduled
 //
-// Reclaim::run(U*) is the kit's: it runs the stored deleter (object bases) or d1(p) and frees
-// the node (rcu_retire). Besides the shapes the kit has:
-//
-//     [template <class U, class D> using deleter_node; static void defer(U*, D&&) noexcept]
+//   either policy, optionally:
+//     template <class U, class D> using deleter_node; static void defer(U*, D&&) noexcept
 //                                   a library that keeps the deleter itself: the object bases
 //                                   derive from deleter_node<T, D> and hand d over (the kit
 //                                   then keeps none)
+//
+// defer may throw only where the library's retire allocates (libcds attaches the thread):
+// rcu_retire lets the bad_alloc through, the noexcept retire of an object base terminates.
+// Reclaim::run(U*) is the kit's: it runs the stored deleter (object bases) or d1(p) and frees
+// the node (rcu_retire). Besides the shapes the kit has:
 //
 //   saferecl_kit::tsan_acquire / tsan_release   happens-before edges a library creates where
 //                                               ThreadSanitizer cannot see them (inside an
