@@ -2,10 +2,11 @@
 # an installed library repeats, written once.
 #
 #   saferecl_library_adapter(
-#     NAME <name>                      adapters/<name>/ (include/sut.hpp, probe.cpp)
-#     PACKAGE <debian package>         named in the reasons when something is missing
+#     NAME <name>                      adapters/<name>/ (include/sut.hpp)
+#     [PACKAGE <debian package>]       named in the reasons when something is missing
 #     HEADER <header>                  find_path: its folder becomes a SYSTEM include
 #     [HEADER_SUFFIXES <suffix>...]    extra PATH_SUFFIXES for the header
+#     [HEADER_PATHS <dir>...]          where to look first (a library in the tree)
 #     [LIBRARIES <lib>...]             find_library each (header-only: none)
 #     [VERSION_MACRO <header> <macro>] the version: a string macro of a header,
 #     [VERSION_PKG_CONFIG <module>]      or pkg-config's version of a module,
@@ -18,11 +19,10 @@
 #                                      its tests get adapters/kit/tsan_options.cpp (TSan's
 #                                      exit-time sleep, 1 s per process, shortened to 50 ms)
 #
-# The probe (adapters/<name>/probe.cpp: a main() that touches every mapped operation) is
-# compiled and linked like the battery: its standard, standard library and the tier's
-# sanitizer flags, so an adapter
-# that would not build in this tier is reported unavailable, with the reason, instead of
-# failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
+# The probe (adapters/kit/probe.cpp: a main() that touches every operation of the
+# capabilities sut.hpp declares) is compiled and linked like the battery: its standard,
+# standard library and the tier's sanitizer flags, so an adapter that would not build in this
+# tier is reported unavailable, with the reason, instead of failing 100 test builds. Whatever is missing ends in saferecl_adapter(UNAVAILABLE ...).
 #
 #   saferecl_adapter_probe(<result> SOURCE <code> [INCLUDES ...] [LIBRARIES ...] [FLAGS ...]
 #                          [KEY <text>])
@@ -63,16 +63,20 @@ endfunction()
 
 function(saferecl_library_adapter)
   cmake_parse_arguments(PARSE_ARGV 0 A "LIBRARY_THREADS" "NAME;PACKAGE;HEADER;VERSION_PKG_CONFIG;VERSION_DPKG;DESCRIPTION;LIMITS"
-                        "HEADER_SUFFIXES;LIBRARIES;VERSION_MACRO;CAPABILITIES;DEFINITIONS")
+                        "HEADER_SUFFIXES;HEADER_PATHS;LIBRARIES;VERSION_MACRO;CAPABILITIES;DEFINITIONS")
   set(adapter_dir ${PROJECT_SOURCE_DIR}/adapters/${A_NAME})
   set(kit_dir ${PROJECT_SOURCE_DIR}/adapters/kit/include)
   find_package(Threads REQUIRED)
 
   # find
   string(TOUPPER "${A_NAME}" upper)
-  find_path(SAFERECL_${upper}_INCLUDE_DIR ${A_HEADER} PATH_SUFFIXES ${A_HEADER_SUFFIXES})
+  set(from_package "")
+  if(A_PACKAGE)
+    set(from_package " (Debian package ${A_PACKAGE})")
+  endif()
+  find_path(SAFERECL_${upper}_INCLUDE_DIR ${A_HEADER} HINTS ${A_HEADER_PATHS} PATH_SUFFIXES ${A_HEADER_SUFFIXES})
   if(NOT SAFERECL_${upper}_INCLUDE_DIR)
-    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "header ${A_HEADER} not found (Debian package ${A_PACKAGE})")
+    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "header ${A_HEADER} not found${from_package}")
     return()
   endif()
   set(include_dir ${SAFERECL_${upper}_INCLUDE_DIR})
@@ -82,7 +86,7 @@ function(saferecl_library_adapter)
     string(MAKE_C_IDENTIFIER "${lib_upper}" lib_upper)
     find_library(SAFERECL_${upper}_${lib_upper}_LIBRARY ${lib})
     if(NOT SAFERECL_${upper}_${lib_upper}_LIBRARY)
-      saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "library lib${lib}.so not found (Debian package ${A_PACKAGE})")
+      saferecl_adapter(NAME ${A_NAME} UNAVAILABLE "library lib${lib}.so not found${from_package}")
       return()
     endif()
     list(APPEND libraries ${SAFERECL_${upper}_${lib_upper}_LIBRARY})
@@ -118,9 +122,14 @@ function(saferecl_library_adapter)
   endif()
 
   # probe
-  file(READ ${adapter_dir}/probe.cpp probe_source)
+  file(READ ${PROJECT_SOURCE_DIR}/adapters/kit/probe.cpp probe_source)
   file(READ ${adapter_dir}/include/sut.hpp sut_source)
-  file(READ ${kit_dir}/adapter_kit.hpp kit_source)
+  file(GLOB_RECURSE kit_headers ${kit_dir}/*.hpp)
+  set(kit_source)
+  foreach(header IN LISTS kit_headers)
+    file(READ ${header} text)
+    string(APPEND kit_source "${text}")
+  endforeach()
   set(probe_flags)
   foreach(definition IN LISTS A_DEFINITIONS)
     list(APPEND probe_flags -D${definition})
@@ -130,7 +139,7 @@ function(saferecl_library_adapter)
                          LIBRARIES ${libraries} FLAGS ${probe_flags})
   if(NOT works)
     saferecl_adapter(NAME ${A_NAME} UNAVAILABLE
-                     "${A_NAME} ${version} found (${include_dir}) but adapters/${A_NAME}/probe.cpp does not compile or link against it in this tier; see CMakeFiles/CMakeError.log")
+                     "${A_NAME} ${version} found (${include_dir}) but adapters/kit/probe.cpp does not compile or link against adapters/${A_NAME}/include/sut.hpp in this tier; see CMakeFiles/CMakeError.log")
     return()
   endif()
 

@@ -15,7 +15,9 @@
      bug, copied out of the tree, gives the run's verdict and passes against the correct
      implementation (driver/repro_selftest.py);
   4. the reference on a slice of the battery, run whole and in 3 shards merged
-     (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts;
+     (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts; the
+     adapter guide's worked example (adapters/example: <rcu> over a small library, through
+     the adapter kit) passes the core tests of the <rcu> areas whose shapes the kit writes;
   5. every catalogued mutant is killed by the tests its catalog entry names, and every
      conforming variant is spared (`./conformance mutants --full` runs the whole battery
      per mutant);
@@ -82,6 +84,12 @@ STD_SELFTEST_LIBRARIES = (("clang++-22", "libc++"), ("g++-12", "libstdc++"))
 SHARD_SELFTEST_ROOT = BUILD / "shard-selftest"
 SHARD_SELFTEST_SOURCES = r"/(rcu\.syn|saferecl\.hp\.holder\.mem)/"
 SHARD_SELFTEST_COUNT = 3
+# The adapter guide's worked example: the core tests of the <rcu> areas whose shapes the kit
+# writes (rcu_obj_base; lock, try_lock and unlock; rcu_synchronize, rcu_barrier, rcu_retire),
+# optimized (the cheapest build), in a build tree of its own.
+EXAMPLE_ROOT = BUILD / "example-selftest"
+EXAMPLE_SOURCES = r"/(saferecl\.rcu\.base|saferecl\.rcu\.domain\.members|saferecl\.rcu\.domain\.func)/"
+EXAMPLE_LABELS = "^tier=core$"
 # The liveness check: the tests whose verdicts rest on time (stress runs judged by the stall
 # detector, concurrent waits and barriers under the watchdog, thread exits, the qoi tier's
 # "eventually" windows; not the litmus tests, whose 20,000 two-thread rendezvous take minutes
@@ -330,6 +338,20 @@ def liveness_under_load(quiet: Path | None, jobs: int, out_base: Path, seed: int
     return ok
 
 
+def self_test_example(jobs: int, out_base: Path, seed: int | None) -> bool:
+    """The worked example of adapters/README.md builds through the kit and passes its slice."""
+    code, report = run_battery(RunOptions(
+        impls=["example"], explicit=True, sanitizer="none", seed=seed, jobs=jobs,
+        out_base=out_base / "example-self-test", build_root=EXAMPLE_ROOT, sources=EXAMPLE_SOURCES,
+        ctest_args=["-L", EXAMPLE_LABELS]))
+    passed = sum(v == protocol.VERDICT_PASS for _, v, _ in verdicts(report / "junit.xml"))
+    if code != EXIT_OK or passed == 0:
+        say(f"   FAIL  the worked example: exit {code}, {passed} passed ({report})")
+        return False
+    say(f"   PASS  the worked example: {passed} core tests passed ({report})")
+    return True
+
+
 def command(args) -> int:
     started = time.monotonic()
     steps: list[tuple[str, bool, str]] = []
@@ -369,6 +391,8 @@ def command(args) -> int:
          lambda: self_test_tsan_runtimes(args.jobs, args.out, args.seed))
     step("3 shards merged equal one run (reference, release tier, a slice)",
          lambda: self_test_shards(args.jobs, args.out, args.seed))
+    step("the adapter guide's worked example (adapters/example, through the kit) passes the core "
+         "tests of its <rcu> slice", lambda: self_test_example(args.jobs, args.out, args.seed))
     step("mutants: each catalogued bug killed, each conforming variant spared",
          lambda: mutant_sweep(args.jobs, args.out, args.seed))
     step("liveness under load: the same verdicts beside 4 spinning processes per core; a hang "

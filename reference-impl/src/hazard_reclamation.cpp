@@ -3,9 +3,9 @@
 // alone, the retire slow paths that trigger them, and the NB-H4 variant's background
 // reclaimer (stopped at exit, restarted in a forked child). Design:
 // saferecl/hazard_pointer.hpp, "Reclamation pass".
+#include "background_thread.hpp"
 #include "hazard_internal.hpp"
 
-#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -244,17 +244,19 @@ namespace {
 // afresh in a forked child on demand.
 // ---------------------------------------------------------------------------------------
 
-std::atomic<bool> g_reclaimer_started{false};
-std::atomic<bool> g_reclaimer_stop{false};
-std::atomic<pid_t> g_reclaimer_pid{0};
-pthread_t g_reclaimer_thread;
+void* reclaimer_main(void*);
+void stop_reclaimer() noexcept;
+void forget_reclaimer() noexcept;
+constinit background_thread g_reclaimer{&reclaimer_main, &stop_reclaimer, &forget_reclaimer};
+void stop_reclaimer() noexcept { g_reclaimer.stop(); }
+void forget_reclaimer() noexcept { g_reclaimer.forget(); }
 thread_local constinit bool t_is_reclaimer = false;
 
 void* reclaimer_main(void*) {
   t_is_reclaimer = true;
   hazard_thread_state& t = hazard_tls;
   attach(t);
-  while (!g_reclaimer_stop.load(std::memory_order_acquire)) {
+  while (!g_reclaimer.stop_requested()) {
     if (t.phase == hazard_phase::alive &&
         (g_shared.head.load(std::memory_order_relaxed) != nullptr || t.retired != nullptr))
       pass_alive(t);
@@ -263,43 +265,13 @@ void* reclaimer_main(void*) {
   return nullptr;
 }
 
-void stop_reclaimer() noexcept {
-  if (g_reclaimer_pid.load() != ::getpid()) return;  // not started in this process
-  g_reclaimer_stop.store(true, std::memory_order_release);
-  ::pthread_join(g_reclaimer_thread, nullptr);
-  g_reclaimer_pid.store(0);
-}
-
-void reclaimer_fork_child() noexcept {
-  g_reclaimer_started.store(false);
-  g_reclaimer_stop.store(false);
-}
-
-// True once the background thread runs (started here if need be).
-bool ensure_reclaimer() noexcept {
-  if (g_reclaimer_started.load(std::memory_order_acquire)) return true;
-  bool expected = false;
-  if (!g_reclaimer_started.compare_exchange_strong(expected, true)) return true;
-  static std::atomic<bool> hooks{false};
-  if (!hooks.exchange(true)) {
-    (void)std::atexit(&stop_reclaimer);
-    (void)::pthread_atfork(nullptr, nullptr, &reclaimer_fork_child);
-  }
-  if (::pthread_create(&g_reclaimer_thread, nullptr, &reclaimer_main, nullptr) != 0) {
-    g_reclaimer_started.store(false);
-    return false;
-  }
-  g_reclaimer_pid.store(::getpid());
-  return true;
-}
-
 }  // namespace
 
 namespace hazard_impl {
 
 // NB-H4: true if `t`'s reclamation was left to the background thread.
 bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
-  if (!SAFERECL_MUTANT("NB-H4") || t_is_reclaimer || !ensure_reclaimer()) return false;
+  if (!SAFERECL_MUTANT("NB-H4") || t_is_reclaimer || !g_reclaimer.start()) return false;
   if (t.retired != nullptr) {
     hazard_retired_node* tail = t.retired;
     std::ptrdiff_t n = 1;

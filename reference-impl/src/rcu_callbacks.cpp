@@ -2,6 +2,7 @@
 // executors detach its runnable prefix and run the deleters outside every internal lock, and
 // rcu_barrier() waits until every earlier evaluation has finished. Also the callback thread
 // of the conforming variants NB-R4 and NB-R10, and the lazy drainer NB-R11.
+#include "background_thread.hpp"
 #include "rcu_internal.hpp"
 
 #include <chrono>
@@ -141,10 +142,12 @@ void drive_and_run(rcu_domain& d) noexcept {
 // unlock only queue, and rcu_barrier waits for that thread instead of running deleters
 // itself (it still drives grace periods, as any caller may). Stopped and joined at exit,
 // after which barriers run deleters themselves; started afresh in a forked child.
-std::atomic<bool> g_worker_started{false};
-std::atomic<bool> g_worker_stop{false};
-std::atomic<pid_t> g_worker_pid{0};
-pthread_t g_worker_thread;
+void* callback_worker_main(void*);
+void stop_callback_worker() noexcept;
+void callback_worker_fork_child() noexcept;
+constinit background_thread g_worker{&callback_worker_main, &stop_callback_worker,
+                                     &callback_worker_fork_child};
+void stop_callback_worker() noexcept { g_worker.stop(); }
 
 // NB-R10 only: how many rcu_barrier callers wait for the worker; while any does, the lazy
 // worker stops batching.
@@ -164,7 +167,7 @@ void lazy_batch_delay() noexcept {
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
   while (std::chrono::steady_clock::now() < until) {
     if (g_worker_hurry.load(std::memory_order_acquire) != 0 ||
-        g_worker_stop.load(std::memory_order_acquire))
+        g_worker.stop_requested())
       return;
     ::usleep(1000);
   }
@@ -172,7 +175,7 @@ void lazy_batch_delay() noexcept {
 
 void* callback_worker_main(void*) {
   rcu_domain& d = rcu_default_domain();
-  while (!g_worker_stop.load(std::memory_order_acquire)) {
+  while (!g_worker.stop_requested()) {
     if (pending_count() != 0) {
       if (SAFERECL_MUTANT("NB-R10")) lazy_batch_delay();
       drive_and_run(d);
@@ -183,21 +186,12 @@ void* callback_worker_main(void*) {
   return nullptr;
 }
 
-void stop_callback_worker() noexcept {
-  if (g_worker_pid.load() != ::getpid()) return;  // not started in this process
-  g_worker_stop.store(true, std::memory_order_release);
-  ::pthread_join(g_worker_thread, nullptr);
-  g_worker_pid.store(0);
-}
-
 // NB-R10 only: this process is a forked child, which gets no callback thread (its callers
 // run deleters themselves, as after exit): no thread is started after a fork.
 std::atomic<bool> g_worker_forked{false};
 
 void callback_worker_fork_child() noexcept {
-  g_worker_started.store(false);
-  g_worker_stop.store(false);
-  g_worker_pid.store(0);
+  g_worker.forget();
   g_worker_forked.store(true);
 }
 
@@ -206,23 +200,7 @@ bool callback_worker_runs() noexcept {
   const bool lazy = SAFERECL_MUTANT("NB-R10");
   if (!SAFERECL_MUTANT("NB-R4") && !lazy) return false;
   if (lazy && g_worker_forked.load(std::memory_order_relaxed)) return false;
-  if (g_worker_started.load(std::memory_order_acquire))
-    return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
-  bool expected = false;
-  if (g_worker_started.compare_exchange_strong(expected, true)) {
-    static std::atomic<bool> hooks{false};
-    if (!hooks.exchange(true)) {
-      (void)std::atexit(&stop_callback_worker);
-      (void)::pthread_atfork(nullptr, nullptr, &callback_worker_fork_child);
-    }
-    if (::pthread_create(&g_worker_thread, nullptr, &callback_worker_main, nullptr) != 0) {
-      g_worker_started.store(false);
-      return false;
-    }
-    g_worker_pid.store(::getpid());
-    return true;
-  }
-  return g_worker_pid.load() == ::getpid() && !g_worker_stop.load(std::memory_order_acquire);
+  return g_worker.start() && g_worker.runs_here();
 }
 
 

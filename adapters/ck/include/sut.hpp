@@ -71,8 +71,6 @@
 
 #include <adapter_kit.hpp>
 
-#include <pthread.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -93,8 +91,7 @@
 #define SAFERECL_CK_HAZARD_POINTERS 64  // slots per ck_hp record (the degree of ck_hp_init)
 #endif
 
-namespace sut {
-namespace ck_detail {
+namespace sut::ck_detail {
 
 using saferecl_kit::tsan_acquire;
 using saferecl_kit::tsan_release;
@@ -194,19 +191,7 @@ constinit inline thread_local thread_records mine{};
 
 void release_at_exit(void*) noexcept;
 
-inline pthread_key_t exit_key() noexcept {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    pthread_key_create(&k, &release_at_exit);
-    return k;
-  }();
-  return key;
-}
-
-inline void arm_exit() noexcept {
-  static char armed;
-  pthread_setspecific(exit_key(), &armed);
-}
+inline void arm_exit() noexcept { saferecl_kit::thread_exit<&release_at_exit>::arm(); }
 
 [[gnu::noinline, gnu::cold]] inline hp_record* hp_attach() {
   ck_hp_t& global = hp_global();
@@ -303,76 +288,117 @@ struct hazard_pointers_exhausted : std::bad_alloc {
   }
 };
 
-// The part of a retired object ck sees, embedded in hazard_pointer_obj_base.
+// The part of a retired object ck sees.
 struct hp_node {
-  ck_hp_hazard_t hazard;
-  void (*reclaim)(hp_node*) noexcept;
+  ck_hp_hazard_t ck_hazard;
+  void (*ck_reclaim)(hp_node*) noexcept;
 };
 
 inline void hp_destroy(void* data) noexcept {
   auto* node = static_cast<hp_node*>(data);
   tsan_acquire(node);
-  node->reclaim(node);
+  node->ck_reclaim(node);
 }
+
+template <class U, class Reclaim>
+void hp_reclaim(hp_node* node) noexcept {
+  U* object = static_cast<U*>(node);
+  tsan_acquire(object);
+  Reclaim::run(object);
+}
+
+struct hazard_pointers {
+  // One of the K slots of a record; a null record is an empty hazard_pointer.
+  struct slot {
+    hp_record* record = nullptr;
+    unsigned index = 0;
+  };
+
+  static slot make() {
+    hp_record* r = hp_mine();
+    std::uint64_t free = r->free_slots.load(std::memory_order_relaxed);
+    // Only this thread takes slots of its record; others (a moved hazard_pointer) give back.
+    while (free != 0) {
+      std::uint64_t bit = free & -free;
+      if (r->free_slots.compare_exchange_weak(free, free & ~bit, std::memory_order_acquire))
+        return slot{r, static_cast<unsigned>(__builtin_ctzll(bit))};
+    }
+    throw hazard_pointers_exhausted();
+  }
+
+  static bool empty(const slot& s) noexcept { return s.record == nullptr; }
+
+  template <class U>
+  static void publish(slot& s, U* p) noexcept {
+    end_protection(s);
+    ck_hp_set_fence(&s.record->ck, s.index, p);
+  }
+
+  static void clear(slot& s) noexcept {
+    end_protection(s);
+    ck_pr_fence_release();  // what was read under the protection happens before its end
+    ck_hp_set(&s.record->ck, s.index, nullptr);
+  }
+
+  static void release(slot& s) noexcept {
+    clear(s);
+    s.record->free_slots.fetch_or(std::uint64_t{1} << s.index, std::memory_order_release);
+    s.record = nullptr;
+  }
+
+  template <class U, class Reclaim>
+  using node = hp_node;
+
+  // ck_hp_free: the ck_hp_hazard_t is embedded in the object; ck_hp_reclaim scans when the
+  // record's pending count reaches the threshold, on the retiring thread.
+  template <class Reclaim, class U>
+  static void defer(U* object) noexcept {
+    hp_record* r = hp_mine();
+    hp_node* node = object;
+    node->ck_reclaim = &hp_reclaim<U, Reclaim>;
+    tsan_release(node);
+    tsan_release(object);
+    ck_hp_free(&r->ck, &node->ck_hazard, node, object);
+  }
+
+ private:
+  // TSan: whatever this slot protected may now be reclaimed; everything done with it through
+  // this hazard pointer happens before that.
+  static void end_protection(const slot& s) noexcept {
+#if defined(SAFERECL_KIT_TSAN)
+    if (void* p = ck_pr_load_ptr(&s.record->slots[s.index])) tsan_release(p);
+#else
+    (void)s;
+#endif
+  }
+};
 
 // ---------------------------------------------------------------- RCU callbacks
 
 struct epoch_node {
-  ck_epoch_entry_t entry;
-};
-
-inline epoch_node* node_of(ck_epoch_entry_t* e) noexcept { return reinterpret_cast<epoch_node*>(e); }
-
-// Brackets every deleter invocation.
-struct callback_scope {
-  explicit callback_scope(ck_epoch_entry_t* e) noexcept {
-    tsan_acquire(e);
-    tsan_acquire(&readers_sync);
-  }
-  ~callback_scope() { tsan_release(&callbacks_sync); }
-  callback_scope(const callback_scope&) = delete;
-  callback_scope& operator=(const callback_scope&) = delete;
+  ck_epoch_entry_t ck_entry;
 };
 
 // True while this thread runs deleters for a barrier: a deleter that retires must not poll
 // (the dispatch mutex is this thread's already).
 constinit inline thread_local bool dispatching = false;
 
-inline void schedule(epoch_node* node, ck_epoch_cb_t* run) noexcept {
-  ck_epoch_record_t* r = epoch_mine();
-  // ck publishes the entry in ck_stack_push_upmc: plain writes of entry->function and
-  // entry->next, ck_pr_fence_store, then the CAS of the stack head (which the barrier's
-  // fas + ck_pr_fence_load acquires). TSan sees the two writes but neither the fence nor
-  // the CAS, and an annotation cannot go between them: the release stands for ck's fence,
-  // and those two writes, which the fence orders, are hidden from TSan.
-  tsan_release(node);
-  {
-    tsan_ignore_writes scope;
-    ck_epoch_call_strict(r, &node->entry, run);
-  }
-  // A careful ck user bounds the deferred list: poll (non-blocking) now and then, outside
-  // every section (within one, the thread's own section would hold the epoch anyway).
-  if (ck_pr_load_uint(&r->n_pending) >= kEpochPollThreshold && r->active == 0 && !dispatching) {
-    std::unique_lock lock(the_pool().dispatch, std::try_to_lock);
-    if (lock.owns_lock()) ck_epoch_poll(r);
-  }
+template <class U, class Reclaim>
+void run_callback(ck_epoch_entry_t* e) noexcept {
+  tsan_acquire(e);
+  tsan_acquire(&readers_sync);
+  Reclaim::run(static_cast<U*>(reinterpret_cast<epoch_node*>(e)));  // the entry is first
+  tsan_release(&callbacks_sync);
 }
 
-template <class T, class D>
-struct retire_node : epoch_node {
-  retire_node(T* p, D&& d) : ptr(p), deleter(std::move(d)) {}
-  T* ptr;
-  D deleter;
+// ck_stack_batch_pop_upmc (left out in ck_cxx.hpp): every entry, at once.
+inline ck_stack_entry_t* ck_batch_pop(ck_stack_t* stack) noexcept {
+  auto* head = static_cast<ck_stack_entry_t*>(ck_pr_fas_ptr(&stack->head, nullptr));
+  ck_pr_fence_load();
+  return head;
+}
 
-  static void run(ck_epoch_entry_t* e) noexcept {
-    callback_scope scope(e);
-    auto* self = static_cast<retire_node*>(node_of(e));
-    self->deleter(self->ptr);
-    delete self;
-  }
-};
-
-struct rcu_region {
+struct rcu {
   static void enter() noexcept {
     ck_epoch_record_t* r = epoch_mine();
     ck_epoch_begin(r, r->active == 0 ? &mine.section : nullptr);
@@ -382,242 +408,99 @@ struct rcu_region {
     tsan_release(&readers_sync);
     ck_epoch_end(r, r->active == 1 ? &mine.section : nullptr);
   }
-};
 
-// ck_stack_batch_pop_upmc (left out in ck_cxx.hpp): every entry, at once.
-inline ck_stack_entry_t* ck_batch_pop(ck_stack_t* stack) noexcept {
-  auto* head = static_cast<ck_stack_entry_t*>(ck_pr_fas_ptr(&stack->head, nullptr));
-  ck_pr_fence_load();
-  return head;
-}
+  static void synchronize() noexcept {
+    ck_epoch_synchronize(epoch_mine());
+    tsan_acquire(&readers_sync);
+  }
 
-// rcu_barrier. The dispatch mutex is held throughout, so a barrier also waits for deleters
-// that another barrier (or a poll) detached before it and is still running. ck's links
-// (records, pending entries) are read and written with ck_pr, as ck itself does: they were
-// written inside libck.so or by ck_pr, where TSan sees nothing.
-inline void barrier() noexcept {
-  ck_epoch_t& global = epoch_global();
-  ck_epoch_record_t* self = epoch_mine();
-  std::lock_guard lock(the_pool().dispatch);
-  dispatching = true;
-  // Detach first: what is detached was scheduled before the grace period below began.
-  ck_stack_entry_t* detached = nullptr;
-  for (auto* cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&global.records.head));
-       cursor != nullptr; cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&cursor->next))) {
-    auto* r = reinterpret_cast<ck_epoch_record_t*>(reinterpret_cast<char*>(cursor) -
-                                                   offsetof(ck_epoch_record_t, record_next));
-    for (unsigned i = 0; i < CK_EPOCH_LENGTH; ++i) {
-      ck_stack_entry_t* head = ck_batch_pop(&r->pending[i]);
-      unsigned n = 0;
-      while (head != nullptr) {
-        auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&head->next));
-        ck_pr_store_ptr(&head->next, detached);
-        detached = head;
-        head = next;
-        ++n;
+  // The dispatch mutex is held throughout, so a barrier also waits for deleters that another
+  // barrier (or a poll) detached before it and is still running. ck's links (records, pending
+  // entries) are read and written with ck_pr, as ck itself does: they were written inside
+  // libck.so or by ck_pr, where TSan sees nothing.
+  static void barrier() noexcept {
+    ck_epoch_record_t* self = epoch_mine();
+    std::lock_guard lock(the_pool().dispatch);
+    dispatching = true;
+    // Detach first: what is detached was scheduled before the grace period below began.
+    ck_stack_entry_t* detached = detach_every_record();
+    ck_epoch_synchronize(self);
+    tsan_acquire(&readers_sync);
+    while (detached != nullptr) {
+      auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&detached->next));
+      auto* e = reinterpret_cast<ck_epoch_entry_t*>(reinterpret_cast<char*>(detached) -
+                                                    offsetof(ck_epoch_entry_t, stack_entry));
+      auto* run = reinterpret_cast<ck_epoch_cb_t*>(ck_pr_load_ptr(&e->function));
+      run(e);
+      detached = next;
+    }
+    dispatching = false;
+    tsan_acquire(&callbacks_sync);
+  }
+
+  template <class U, class Reclaim>
+  using node = epoch_node;
+
+  // ck_epoch_call_strict on the thread's record, then a poll now and then.
+  template <class Reclaim, class U>
+  static void defer(U* object) noexcept {
+    ck_epoch_record_t* r = epoch_mine();
+    epoch_node* node = object;
+    // ck publishes the entry in ck_stack_push_upmc: plain writes of entry->function and
+    // entry->next, ck_pr_fence_store, then the CAS of the stack head (which the barrier's
+    // fas + ck_pr_fence_load acquires). TSan sees the two writes but neither the fence nor
+    // the CAS, and an annotation cannot go between them: the release stands for ck's fence,
+    // and those two writes, which the fence orders, are hidden from TSan.
+    tsan_release(node);
+    {
+      tsan_ignore_writes scope;
+      ck_epoch_call_strict(r, &node->ck_entry, &run_callback<U, Reclaim>);
+    }
+    // A careful ck user bounds the deferred list: poll (non-blocking) now and then, outside
+    // every section (within one, the thread's own section would hold the epoch anyway).
+    if (ck_pr_load_uint(&r->n_pending) >= kEpochPollThreshold && r->active == 0 && !dispatching) {
+      std::unique_lock lock(the_pool().dispatch, std::try_to_lock);
+      if (lock.owns_lock()) ck_epoch_poll(r);
+    }
+  }
+
+  // A thread's first retire attaches its ck record (which allocates) before the node is made,
+  // so a bad_alloc from either leaves nothing scheduled ([saferecl.rcu.domain.func]/9).
+  static void prepare_retire() {
+    if (mine.epoch == nullptr) epoch_attach();
+  }
+
+ private:
+  // Every record's pending callbacks (ck_stack_batch_pop_upmc, which call_strict permits),
+  // linked into one list.
+  static ck_stack_entry_t* detach_every_record() noexcept {
+    ck_stack_entry_t* detached = nullptr;
+    for (auto* cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&epoch_global().records.head));
+         cursor != nullptr; cursor = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&cursor->next))) {
+      auto* r = reinterpret_cast<ck_epoch_record_t*>(reinterpret_cast<char*>(cursor) -
+                                                     offsetof(ck_epoch_record_t, record_next));
+      for (unsigned i = 0; i < CK_EPOCH_LENGTH; ++i) {
+        ck_stack_entry_t* head = ck_batch_pop(&r->pending[i]);
+        unsigned n = 0;
+        while (head != nullptr) {
+          auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&head->next));
+          ck_pr_store_ptr(&head->next, detached);
+          detached = head;
+          head = next;
+          ++n;
+        }
+        if (n != 0) ck_pr_sub_uint(&r->n_pending, n);
       }
-      if (n != 0) ck_pr_sub_uint(&r->n_pending, n);
     }
+    return detached;
   }
-  ck_epoch_synchronize(self);
-  tsan_acquire(&readers_sync);
-  while (detached != nullptr) {
-    auto* next = static_cast<ck_stack_entry_t*>(ck_pr_load_ptr(&detached->next));
-    auto* e = reinterpret_cast<ck_epoch_entry_t*>(reinterpret_cast<char*>(detached) -
-                                                  offsetof(ck_epoch_entry_t, stack_entry));
-    auto* run = reinterpret_cast<ck_epoch_cb_t*>(ck_pr_load_ptr(&e->function));
-    run(e);
-    detached = next;
-  }
-  dispatching = false;
-  tsan_acquire(&callbacks_sync);
-}
-
-}  // namespace ck_detail
-
-// --------------------------------------------------------------------------- <hazard_pointer>
-
-template <class T, class D = std::default_delete<T>>
-class hazard_pointer_obj_base : private ck_detail::hp_node {
- public:
-  void retire(D d = D()) noexcept {
-    deleter_ = std::move(d);
-    ck_detail::hp_record* r = ck_detail::hp_mine();
-    this->reclaim = &hazard_pointer_obj_base::run;
-    T* object = static_cast<T*>(this);
-    ck_detail::hp_node* node = this;
-    ck_detail::tsan_release(node);
-    ck_detail::tsan_release(object);
-    ck_hp_free(&r->ck, &node->hazard, node, object);
-  }
-
- protected:
-  hazard_pointer_obj_base() = default;
-  hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
-  hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
-  ~hazard_pointer_obj_base() = default;
-
- private:
-  static void run(ck_detail::hp_node* node) noexcept {
-    auto* self = static_cast<hazard_pointer_obj_base*>(node);
-    T* object = static_cast<T*>(self);
-    ck_detail::tsan_acquire(object);
-    D deleter = std::move(self->deleter_);  // the object, and this member with it, dies next
-    deleter(object);
-  }
-
-  D deleter_ = D();
 };
 
-class hazard_pointer {
- public:
-  hazard_pointer() noexcept = default;
-  hazard_pointer(hazard_pointer&& other) noexcept
-      : record_(std::exchange(other.record_, nullptr)), slot_(other.slot_) {}
-  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
-    if (this != &other) {
-      release();
-      record_ = std::exchange(other.record_, nullptr);
-      slot_ = other.slot_;
-    }
-    return *this;
-  }
-  ~hazard_pointer() { release(); }
+}  // namespace sut::ck_detail
 
-  bool empty() const noexcept { return record_ == nullptr; }
-
-  template <class T>
-  T* protect(const std::atomic<T*>& src) noexcept {
-    T* p = src.load(std::memory_order_relaxed);
-    while (!try_protect(p, src)) {
-    }
-    return p;
-  }
-
-  template <class T>
-  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
-    T* old = ptr;
-    reset_protection(old);
-    ptr = src.load(std::memory_order_acquire);
-    if (old != ptr) {
-      reset_protection();
-      return false;
-    }
-    return true;
-  }
-
-  template <class T>
-  void reset_protection(const T* ptr) noexcept {
-    if (ptr == nullptr) {
-      reset_protection();
-      return;
-    }
-    end_protection();
-    ck_hp_set_fence(&record_->ck, slot_, const_cast<T*>(ptr));
-  }
-
-  void reset_protection(std::nullptr_t = nullptr) noexcept {
-    end_protection();
-    ck_pr_fence_release();  // what was read under the protection happens before its end
-    ck_hp_set(&record_->ck, slot_, nullptr);
-  }
-
-  void swap(hazard_pointer& other) noexcept {
-    std::swap(record_, other.record_);
-    std::swap(slot_, other.slot_);
-  }
-
- private:
-  friend hazard_pointer make_hazard_pointer();
-
-  // TSan: whatever this slot protected may now be reclaimed; everything done with it through
-  // this hazard pointer happens before that.
-  void end_protection() noexcept {
-#if defined(SAFERECL_KIT_TSAN)
-    if (void* p = ck_pr_load_ptr(&record_->slots[slot_])) ck_detail::tsan_release(p);
-#endif
-  }
-
-  void release() noexcept {
-    if (record_ == nullptr) return;
-    reset_protection();
-    record_->free_slots.fetch_or(std::uint64_t{1} << slot_, std::memory_order_release);
-    record_ = nullptr;
-  }
-
-  ck_detail::hp_record* record_ = nullptr;
-  unsigned slot_ = 0;
-};
-
-inline hazard_pointer make_hazard_pointer() {
-  ck_detail::hp_record* r = ck_detail::hp_mine();
-  std::uint64_t free = r->free_slots.load(std::memory_order_relaxed);
-  // Only this thread takes slots of its record; others (a moved hazard_pointer) give back.
-  while (free != 0) {
-    std::uint64_t bit = free & -free;
-    if (r->free_slots.compare_exchange_weak(free, free & ~bit, std::memory_order_acquire)) {
-      hazard_pointer h;
-      h.record_ = r;
-      h.slot_ = static_cast<unsigned>(__builtin_ctzll(bit));
-      return h;
-    }
-  }
-  throw ck_detail::hazard_pointers_exhausted();
+namespace sut::library {
+using hazard_pointers = ck_detail::hazard_pointers;
+using rcu = ck_detail::rcu;
 }
 
-inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
-
-// --------------------------------------------------------------------------- <rcu>
-
-using rcu_domain = saferecl_kit::rcu_domain<ck_detail::rcu_region>;
-
-inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
-
-inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
-  ck_epoch_synchronize(ck_detail::epoch_mine());
-  ck_detail::tsan_acquire(&ck_detail::readers_sync);
-}
-
-inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept { ck_detail::barrier(); }
-
-template <class T, class D = std::default_delete<T>>
-void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  saferecl_kit::check_rcu_retire_mandates<T, D>();
-  using node = ck_detail::retire_node<T, D>;
-  // A thread's first retire attaches its ck record (which allocates) before the node is
-  // made, so a bad_alloc from either leaves nothing scheduled ([saferecl.rcu.domain.func]/9).
-  if (ck_detail::mine.epoch == nullptr) ck_detail::epoch_attach();
-  auto* n = new node(p, std::move(d));  // bad_alloc, or d1's initialization, may throw
-  ck_detail::schedule(n, &node::run);
-}
-
-template <class T, class D = std::default_delete<T>>
-class rcu_obj_base : private ck_detail::epoch_node {
- public:
-  void retire(D d = D(), rcu_domain& = rcu_default_domain()) noexcept {
-    deleter_ = std::move(d);
-    ck_detail::schedule(this, &rcu_obj_base::run);
-  }
-
- protected:
-  rcu_obj_base() = default;
-  rcu_obj_base(const rcu_obj_base&) = default;
-  rcu_obj_base(rcu_obj_base&&) = default;
-  rcu_obj_base& operator=(const rcu_obj_base&) = default;
-  rcu_obj_base& operator=(rcu_obj_base&&) = default;
-  ~rcu_obj_base() = default;
-
- private:
-  static void run(ck_epoch_entry_t* e) noexcept {
-    ck_detail::callback_scope scope(e);
-    auto* self = static_cast<rcu_obj_base*>(ck_detail::node_of(e));
-    D deleter = std::move(self->deleter_);  // the object (and its deleter member) dies next
-    deleter(static_cast<T*>(self));
-  }
-
-  D deleter_ = D();
-};
-
-}  // namespace sut
+#include <adapter_kit/standard_names.hpp>

@@ -76,8 +76,6 @@
 
 #include <adapter_kit.hpp>
 
-#include <pthread.h>
-
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -95,8 +93,7 @@
 #define SAFERECL_LIBCDS_HAZARD_POINTERS 64  // per thread; libcds's own default is 8
 #endif
 
-namespace sut {
-namespace libcds_detail {
+namespace sut::libcds_detail {
 
 using saferecl_kit::tsan_acquire;
 using saferecl_kit::tsan_release;
@@ -133,40 +130,33 @@ inline void detach_at_exit(void*) noexcept {
 // The process-wide part: created on first use and never destroyed (a hazard pointer or a
 // pending deleter may outlive main; the singletons stay reachable, so no leak is reported).
 // libcds allocates with operator new here: bad_alloc propagates, and a later call retries.
-inline pthread_key_t exit_key() {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    // Created before cds::Initialize() creates libcds's own key: keys are destroyed in
-    // creation order, so this destructor runs first and can annotate before libcds detaches.
-    pthread_key_create(&k, &detach_at_exit);
+inline void start_library() {
+  static const bool started = [] {
+    // The exit key is created before cds::Initialize() creates libcds's own key: keys are
+    // destroyed in creation order, so detach_at_exit runs first and can annotate before
+    // libcds detaches.
+    saferecl_kit::thread_exit<&detach_at_exit>::key();
     cds::Initialize();
     cds::gc::hp::smr::construct(kHazardPointersPerThread);
     rcu_impl::Construct(kRcuBufferCapacity);
-    return k;
+    return true;
   }();
-  return key;
+  (void)started;
 }
 
 [[gnu::noinline, gnu::cold]] inline void attach_slow() {
-  pthread_key_t key = exit_key();
+  start_library();
   cds::threading::Manager::attachThread();  // attaches to HP and to the RCU singleton
   tsan_acquire(cds::gc::hp::smr::tls());
   tsan_acquire(rcu_record());
   tsan_release(&registry_sync);
   attached = true;
-  pthread_setspecific(key, &attached);
+  saferecl_kit::thread_exit<&detach_at_exit>::arm();
 }
 
 inline void ensure_attached() {
   if (!attached) [[unlikely]]
     attach_slow();
-}
-
-// The disposer handed to cds::gc::HP::retire for an object of type T derived from Base.
-template <class T, class Base>
-void hp_reclaim(void* p) noexcept {
-  tsan_acquire(p);
-  static_cast<Base*>(static_cast<T*>(p))->invoke_deleter();
 }
 
 // The error make_hazard_pointer reports when the creating thread's array is exhausted.
@@ -177,240 +167,148 @@ struct hazard_pointers_exhausted : std::bad_alloc {
   }
 };
 
-// RCU retire, with libcds's own deadlock check.
-inline void rcu_schedule(void* p, void (*reclaim)(void*)) {
-  ensure_attached();
-  if (rcu_gc::is_locked())
-    unsupported(
-        "retire inside a read-side critical section: general_threaded::retire_ptr runs a "
-        "grace period in the retiring thread whenever its buffer fills, which waits for this "
-        "very region (libcds's containers refuse this with cds::urcu::rcu_deadlock)");
-  tsan_release(p);
-  tsan_acquire(&registry_sync);  // retire_ptr runs a grace period when the buffer fills
-  rcu_gc::retire_ptr(p, reclaim);
-  tsan_acquire(&registry_sync);
-}
+// What cds::gc::HP::retire needs inside a retired object: nothing.
+struct hp_node {};
 
-// Brackets a deleter run by the disposer thread (or by a retiring thread whose buffer
-// overflowed).
-inline void before_rcu_deleter(void* p) noexcept {
+// The disposer handed to cds::gc::HP::retire.
+template <class U, class Reclaim>
+void hp_reclaim(void* p) noexcept {
   tsan_acquire(p);
-  tsan_acquire(&registry_sync);
+  Reclaim::run(static_cast<U*>(p));
 }
 
-template <class T, class D>
-struct rcu_node {
-  rcu_node(T* p, D&& d) : ptr(p), deleter(std::move(d)) {}
-  T* ptr;
-  D deleter;
+struct hazard_pointers {
+  // A cds::gc::HP::Guard (one slot of the creating thread's array) and that thread's record.
+  struct slot {
+    cds::gc::HP::Guard guard{nullptr};  // unlinked; Guard's moves leave the source unlinked
+    cds::gc::hp::thread_data* owner = nullptr;
+  };
 
-  static void reclaim(void* p) noexcept;
-};
-
-template <class T, class D>
-void rcu_node<T, D>::reclaim(void* p) noexcept {
-  before_rcu_deleter(p);
-  auto* self = static_cast<rcu_node*>(p);
-  self->deleter(self->ptr);
-  delete self;
-}
-
-}  // namespace libcds_detail
-
-// --------------------------------------------------------------------------- <hazard_pointer>
-
-template <class T, class D = std::default_delete<T>>
-class hazard_pointer_obj_base {
- public:
-  void retire(D d = D()) noexcept {
-    deleter_ = std::move(d);
-    T* self = static_cast<T*>(this);
-    libcds_detail::ensure_attached();
-    libcds_detail::tsan_release(self);
-    cds::gc::HP::retire(self, &libcds_detail::hp_reclaim<T, hazard_pointer_obj_base>);
-  }
-
- protected:
-  hazard_pointer_obj_base() = default;
-  hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
-  hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
-  ~hazard_pointer_obj_base() = default;
-
- private:
-  template <class, class>
-  friend void libcds_detail::hp_reclaim(void*) noexcept;
-
-  void invoke_deleter() noexcept {
-    D deleter = std::move(deleter_);  // the object, and this member with it, dies next
-    deleter(static_cast<T*>(this));
-  }
-
-  D deleter_ = D();
-};
-
-class hazard_pointer {
- public:
-  hazard_pointer() noexcept = default;
-  hazard_pointer(hazard_pointer&& other) noexcept
-      : guard_(std::move(other.guard_)), owner_(std::exchange(other.owner_, nullptr)) {}
-  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
-    if (this != &other) {
-      release();
-      guard_ = std::move(other.guard_);  // Guard's move assignment swaps; ours was unlinked
-      owner_ = std::exchange(other.owner_, nullptr);
+  static slot make() {
+    ensure_attached();
+    slot s;
+    try {
+      s.guard.link();
+    } catch (const cds::gc::HP::not_enough_hazard_ptr_exception&) {
+      throw hazard_pointers_exhausted();
     }
-    return *this;
-  }
-  ~hazard_pointer() { release(); }
-
-  bool empty() const noexcept { return !guard_.is_linked(); }
-
-  template <class T>
-  T* protect(const std::atomic<T*>& src) noexcept {
-    end_protection();
-    libcds_detail::ensure_attached();  // Guard::assign synchronizes through the caller's record
-    return guard_.protect(src);
+    s.owner = cds::gc::hp::smr::tls();
+    return s;
   }
 
-  template <class T>
-  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
-    T* old = ptr;
-    reset_protection(old);
-    ptr = src.load(std::memory_order_acquire);
-    if (old != ptr) {
-      reset_protection();
-      return false;
-    }
-    return true;
+  static bool empty(const slot& s) noexcept { return !s.guard.is_linked(); }
+
+  // Guard::protect: the library's publish-and-validate loop.
+  template <class U>
+  static U* protect(slot& s, const std::atomic<U*>& src) noexcept {
+    end_protection(s);
+    ensure_attached();  // Guard::assign synchronizes through the caller's record
+    return s.guard.protect(src);
   }
 
-  template <class T>
-  void reset_protection(const T* ptr) noexcept {
-    end_protection();
-    if (ptr == nullptr) {
-      guard_.clear();
-      return;
-    }
-    libcds_detail::ensure_attached();
-    guard_.assign(const_cast<T*>(ptr));
+  template <class U>
+  static void publish(slot& s, U* p) noexcept {
+    end_protection(s);
+    ensure_attached();
+    s.guard.assign(p);
   }
 
-  void reset_protection(std::nullptr_t = nullptr) noexcept {
-    end_protection();
-    guard_.clear();
+  static void clear(slot& s) noexcept {
+    end_protection(s);
+    s.guard.clear();
   }
 
-  void swap(hazard_pointer& other) noexcept {
-    std::swap(guard_.guard_ref(), other.guard_.guard_ref());
-    std::swap(owner_, other.owner_);
-  }
-
- private:
-  friend hazard_pointer make_hazard_pointer();
-
-  // TSan: whatever this hazard pointer protected may now be reclaimed; everything this
-  // thread did with it happens before that.
-  void end_protection() noexcept {
-#if defined(SAFERECL_KIT_TSAN)
-    if (void* p = guard_.get_native()) libcds_detail::tsan_release(p);
-#endif
-  }
-
-  void release() noexcept {
-    if (!guard_.is_linked()) return;
-    if (!libcds_detail::attached || cds::gc::hp::smr::tls() != owner_)
-      libcds_detail::unsupported(
+  static void release(slot& s) noexcept {
+    if (!attached || cds::gc::hp::smr::tls() != s.owner)
+      unsupported(
           "destroying a hazard_pointer on a thread other than the one that created it "
           "(a cds::gc::HP guard can only be returned to its own thread's array)");
-    end_protection();
-    guard_.unlink();
-    owner_ = nullptr;
+    end_protection(s);
+    s.guard.unlink();
+    s.owner = nullptr;
   }
 
-  cds::gc::HP::Guard guard_{nullptr};
-  cds::gc::hp::thread_data* owner_ = nullptr;
+  template <class U, class Reclaim>
+  using node = hp_node;
+
+  // cds::gc::HP::retire: the retired array of the retiring thread, scanned when it is full.
+  template <class Reclaim, class U>
+  static void defer(U* object) noexcept {
+    ensure_attached();
+    tsan_release(object);
+    cds::gc::HP::retire(object, &hp_reclaim<U, Reclaim>);
+  }
+
+ private:
+  // TSan: whatever this hazard pointer protected may now be reclaimed; everything this
+  // thread did with it happens before that.
+  static void end_protection(slot& s) noexcept {
+#if defined(SAFERECL_KIT_TSAN)
+    if (void* p = s.guard.get_native()) tsan_release(p);
+#else
+    (void)s;
+#endif
+  }
 };
 
-inline hazard_pointer make_hazard_pointer() {
-  libcds_detail::ensure_attached();
-  hazard_pointer h;
-  try {
-    h.guard_.link();
-  } catch (const cds::gc::HP::not_enough_hazard_ptr_exception&) {
-    throw libcds_detail::hazard_pointers_exhausted();
-  }
-  h.owner_ = cds::gc::hp::smr::tls();
-  return h;
+// What rcu::retire_ptr needs inside a retired object: nothing.
+struct rcu_node {};
+
+// The disposer handed to rcu::retire_ptr, run by the disposer thread (or by a retiring thread
+// whose buffer overflowed).
+template <class U, class Reclaim>
+void rcu_reclaim(void* p) noexcept {
+  tsan_acquire(p);
+  tsan_acquire(&registry_sync);
+  Reclaim::run(static_cast<U*>(p));
 }
 
-inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
-
-// --------------------------------------------------------------------------- <rcu>
-
-namespace libcds_detail {
-struct rcu_region {
+struct rcu {
   static void enter() noexcept {
     ensure_attached();
     rcu_gc::access_lock();
   }
   static void leave() noexcept { rcu_gc::access_unlock(); }
-};
-}  // namespace libcds_detail
 
-using rcu_domain = saferecl_kit::rcu_domain<libcds_detail::rcu_region>;
-
-inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
-
-inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
-  libcds_detail::exit_key();  // the singleton exists
-  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
-  libcds_detail::rcu_gc::synchronize();
-  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
-}
-
-inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
-  libcds_detail::exit_key();
-  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
-  libcds_detail::rcu_gc::force_dispose();
-  libcds_detail::tsan_acquire(&libcds_detail::registry_sync);
-}
-
-template <class T, class D = std::default_delete<T>>
-void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  saferecl_kit::check_rcu_retire_mandates<T, D>();
-  using node = libcds_detail::rcu_node<T, D>;
-  auto* n = new node(p, std::move(d));  // a null p still gets its node: libcds drops null
-  libcds_detail::rcu_schedule(n, &node::reclaim);
-}
-
-template <class T, class D = std::default_delete<T>>
-class rcu_obj_base {
- public:
-  void retire(D d = D(), rcu_domain& = rcu_default_domain()) noexcept {
-    deleter_ = std::move(d);
-    libcds_detail::rcu_schedule(static_cast<T*>(this), &reclaim);
+  static void synchronize() noexcept {
+    start_library();
+    tsan_acquire(&registry_sync);
+    rcu_gc::synchronize();
+    tsan_acquire(&registry_sync);
   }
 
- protected:
-  rcu_obj_base() = default;
-  rcu_obj_base(const rcu_obj_base&) = default;
-  rcu_obj_base(rcu_obj_base&&) = default;
-  rcu_obj_base& operator=(const rcu_obj_base&) = default;
-  rcu_obj_base& operator=(rcu_obj_base&&) = default;
-  ~rcu_obj_base() = default;
-
- private:
-  static void reclaim(void* p) noexcept {
-    libcds_detail::before_rcu_deleter(p);
-    T* object = static_cast<T*>(p);
-    rcu_obj_base* self = object;
-    D deleter = std::move(self->deleter_);
-    deleter(object);
+  static void barrier() noexcept {
+    start_library();
+    tsan_acquire(&registry_sync);
+    rcu_gc::force_dispose();
+    tsan_acquire(&registry_sync);
   }
 
-  D deleter_ = D();
+  template <class U, class Reclaim>
+  using node = rcu_node;
+
+  // retire_ptr into the shared buffer, with libcds's own deadlock check. (rcu_retire's node
+  // is never null: libcds drops null pointers.)
+  template <class Reclaim, class U>
+  static void defer(U* object) {
+    ensure_attached();
+    if (rcu_gc::is_locked())
+      unsupported(
+          "retire inside a read-side critical section: general_threaded::retire_ptr runs a "
+          "grace period in the retiring thread whenever its buffer fills, which waits for this "
+          "very region (libcds's containers refuse this with cds::urcu::rcu_deadlock)");
+    tsan_release(object);
+    tsan_acquire(&registry_sync);  // retire_ptr runs a grace period when the buffer fills
+    rcu_gc::retire_ptr(static_cast<void*>(object), &rcu_reclaim<U, Reclaim>);
+    tsan_acquire(&registry_sync);
+  }
 };
 
-}  // namespace sut
+}  // namespace sut::libcds_detail
+
+namespace sut::library {
+using hazard_pointers = libcds_detail::hazard_pointers;
+using rcu = libcds_detail::rcu;
+}
+
+#include <adapter_kit/standard_names.hpp>

@@ -53,20 +53,13 @@
 
 #include <adapter_kit.hpp>
 
-#include <cstddef>
-#include <memory>
-#include <new>
-#include <type_traits>
-#include <utility>
-
 #define SUT_NAME "liburcu"
 #define SUT_HAS_HAZARD_POINTER 0
 #define SUT_HAS_RCU 1
 #define SUT_HAS_HP_BATCH 0
 #define SUT_NATIVE_API 0
 
-namespace sut {
-namespace liburcu_detail {
+namespace sut::liburcu_detail {
 
 using saferecl_kit::tsan_acquire;
 using saferecl_kit::tsan_release;
@@ -87,15 +80,6 @@ inline void unregister_at_exit(void*) noexcept {
   if (registered()) urcu_memb_unregister_thread();
 }
 
-inline pthread_key_t exit_key() noexcept {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    pthread_key_create(&k, &unregister_at_exit);
-    return k;
-  }();
-  return key;
-}
-
 // fork(): liburcu's call_rcu helper threads do not survive in a child; liburcu asks
 // applications that fork and then use call_rcu to bracket fork with these three calls.
 inline void install_fork_handlers() noexcept {
@@ -110,8 +94,7 @@ inline void install_fork_handlers() noexcept {
 [[gnu::noinline, gnu::cold]] inline void register_slow() noexcept {
   install_fork_handlers();
   urcu_memb_register_thread();
-  static char armed;
-  pthread_setspecific(exit_key(), &armed);  // any non-null value arms the destructor
+  saferecl_kit::thread_exit<&unregister_at_exit>::arm();
 }
 
 inline void ensure_registered() noexcept {
@@ -122,51 +105,20 @@ inline void ensure_registered() noexcept {
 // The part of a scheduled evaluation that liburcu sees: an rcu_head, first member of a
 // standard-layout struct, so the callback can get back from the rcu_head to the node.
 struct callback_node {
-  rcu_head head;
+  rcu_head urcu_head;
 };
 
-inline callback_node* node_of(rcu_head* head) noexcept {
-  return reinterpret_cast<callback_node*>(head);  // pointer-interconvertible (first member)
+// Runs on liburcu's call_rcu thread, after a grace period.
+template <class U, class Reclaim>
+void run_callback(rcu_head* head) noexcept {
+  tsan_acquire(head);
+  tsan_acquire(&readers_sync);
+  auto* node = reinterpret_cast<callback_node*>(head);  // pointer-interconvertible (first member)
+  Reclaim::run(static_cast<U*>(node));
+  tsan_release(&callbacks_sync);
 }
 
-// Hands `node` to call_rcu; `run` will be called on liburcu's call_rcu thread after a
-// grace period.
-inline void schedule(callback_node* node, void (*run)(rcu_head*)) noexcept {
-  ensure_registered();  // "call_rcu should be called from registered RCU read-side threads"
-  tsan_release(node);
-  urcu_memb_call_rcu(&node->head, run);
-}
-
-// Brackets every deleter invocation on the call_rcu thread.
-struct callback_scope {
-  explicit callback_scope(rcu_head* head) noexcept {
-    tsan_acquire(head);
-    tsan_acquire(&readers_sync);
-  }
-  ~callback_scope() { tsan_release(&callbacks_sync); }
-  callback_scope(const callback_scope&) = delete;
-  callback_scope& operator=(const callback_scope&) = delete;
-};
-
-// rcu_retire's heap node: the pointer and the deleter d1, move-initialized from d.
-template <class T, class D>
-struct retire_node : callback_node {
-  retire_node(T* p, D&& d) : ptr(p), deleter(std::move(d)) {}
-  T* ptr;
-  D deleter;
-
-  static void run(rcu_head* head) noexcept {
-    callback_scope scope(head);
-    auto* self = static_cast<retire_node*>(node_of(head));
-    self->deleter(self->ptr);
-    delete self;
-  }
-};
-
-}  // namespace liburcu_detail
-
-namespace liburcu_detail {
-struct rcu_region {
+struct rcu {
   static void enter() noexcept {
     ensure_registered();
     urcu_memb_read_lock();
@@ -175,59 +127,34 @@ struct rcu_region {
     tsan_release(&readers_sync);
     urcu_memb_read_unlock();
   }
-};
-}  // namespace liburcu_detail
 
-using rcu_domain = saferecl_kit::rcu_domain<liburcu_detail::rcu_region>;
-
-inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
-
-inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
-  urcu_memb_synchronize_rcu();
-  liburcu_detail::tsan_acquire(&liburcu_detail::readers_sync);
-}
-
-inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
-  liburcu_detail::ensure_registered();  // urcu_memb_barrier takes the read lock internally
-  urcu_memb_barrier();
-  liburcu_detail::tsan_acquire(&liburcu_detail::callbacks_sync);
-}
-
-template <class T, class D = std::default_delete<T>>
-void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  saferecl_kit::check_rcu_retire_mandates<T, D>();
-  using node = liburcu_detail::retire_node<T, D>;
-  auto* n = new node(p, std::move(d));  // bad_alloc, or d1's initialization, may throw
-  liburcu_detail::schedule(n, &node::run);
-}
-
-// The standard's shape: retire() public; every special member protected and defaulted.
-// The rcu_head lives in a private base, so T stays free to have any members it likes.
-template <class T, class D = std::default_delete<T>>
-class rcu_obj_base : private liburcu_detail::callback_node {
- public:
-  void retire(D d = D(), rcu_domain& = rcu_default_domain()) noexcept {
-    deleter_ = std::move(d);
-    liburcu_detail::schedule(this, &rcu_obj_base::run);
+  static void synchronize() noexcept {
+    urcu_memb_synchronize_rcu();
+    tsan_acquire(&readers_sync);
   }
 
- protected:
-  rcu_obj_base() = default;
-  rcu_obj_base(const rcu_obj_base&) = default;
-  rcu_obj_base(rcu_obj_base&&) = default;
-  rcu_obj_base& operator=(const rcu_obj_base&) = default;
-  rcu_obj_base& operator=(rcu_obj_base&&) = default;
-  ~rcu_obj_base() = default;
-
- private:
-  static void run(rcu_head* head) noexcept {
-    liburcu_detail::callback_scope scope(head);
-    auto* self = static_cast<rcu_obj_base*>(liburcu_detail::node_of(head));
-    D deleter = std::move(self->deleter_);  // the object (and its deleter member) dies next
-    deleter(static_cast<T*>(self));         // the complete object: no unary & involved
+  static void barrier() noexcept {
+    ensure_registered();  // urcu_memb_barrier takes the read lock internally
+    urcu_memb_barrier();
+    tsan_acquire(&callbacks_sync);
   }
 
-  D deleter_ = D();
+  template <class U, class Reclaim>
+  using node = callback_node;
+
+  template <class Reclaim, class U>
+  static void defer(U* object) noexcept {
+    ensure_registered();  // "call_rcu should be called from registered RCU read-side threads"
+    callback_node* node = object;
+    tsan_release(node);
+    urcu_memb_call_rcu(&node->urcu_head, &run_callback<U, Reclaim>);
+  }
 };
 
-}  // namespace sut
+}  // namespace sut::liburcu_detail
+
+namespace sut::library {
+using rcu = liburcu_detail::rcu;
+}
+
+#include <adapter_kit/standard_names.hpp>

@@ -69,8 +69,7 @@
 #define SUT_HAS_HP_BATCH 0
 #define SUT_NATIVE_API 0
 
-namespace sut {
-namespace xenium_detail {
+namespace sut::xenium_detail {
 
 namespace xr = xenium::reclamation;
 
@@ -86,6 +85,20 @@ using guard_of = typename Scheme::template concurrent_ptr<T, 0>::guard_ptr;
 template <class T>
 using marked = xenium::marked_ptr<T, 0>;
 
+// Retirement in a scheme: through a guard that holds the object. xenium keeps the deleter in
+// the object (its enable_concurrent_ptr base, from retire on).
+template <class Scheme>
+struct retirement {
+  template <class U, class D>
+  using deleter_node = typename Scheme::template enable_concurrent_ptr<U, 0, D>;
+
+  template <class U, class D>
+  static void defer(U* object, D&& d) noexcept {
+    guard_of<Scheme, U> guard{marked<U>(object)};
+    guard.reclaim(std::forward<D>(d));
+  }
+};
+
 // A difference from the standard that would otherwise corrupt memory.
 [[noreturn, gnu::cold]] inline void unsupported(const char* what) noexcept {
   saferecl_kit::unsupported("xenium", what);
@@ -99,7 +112,7 @@ inline hp_anchor hp_anchor_object;
 // A thread's identity for the ownership check.
 constinit inline thread_local char thread_token = 0;
 
-// Type-erased operations on a guard_ptr<U> stored in a hazard_pointer.
+// Type-erased operations on a guard_ptr<U> stored in a slot.
 struct guard_ops {
   void (*destroy)(void* guard) noexcept;                  // releases the slot
   void (*relocate)(void* to, void* from) noexcept;        // moves; `from` needs no destructor
@@ -119,6 +132,73 @@ inline constexpr guard_ops ops_for{&guard_ops_impl<U>::destroy, &guard_ops_impl<
 
 using anchor_guard = guard_of<hp_scheme, hp_anchor>;
 
+struct hazard_pointers : retirement<hp_scheme> {
+  // A guard_ptr<U> for the U last protected (xenium's guards are typed; the standard's
+  // hazard_pointer is not), and the creating thread.
+  struct slot {
+    slot() noexcept = default;
+    slot(slot&& other) noexcept { take(other); }
+    slot& operator=(slot&& other) noexcept {  // into an empty slot (the kit's only use)
+      take(other);
+      return *this;
+    }
+
+    alignas(anchor_guard) unsigned char storage[sizeof(anchor_guard)];
+    const guard_ops* ops = nullptr;  // null: empty
+    const char* owner = nullptr;
+
+   private:
+    void take(slot& other) noexcept {
+      if (other.ops != nullptr) other.ops->relocate(storage, other.storage);
+      ops = std::exchange(other.ops, nullptr);
+      owner = std::exchange(other.owner, nullptr);
+    }
+  };
+
+  // A guard holding the anchor: takes a slot from this thread's control block (may allocate a
+  // new block: bad_alloc) and keeps it reserved while "unassociated".
+  static slot make() {
+    slot s;
+    ::new (s.storage) anchor_guard(marked<hp_anchor>(&hp_anchor_object));
+    s.ops = &ops_for<hp_anchor>;
+    s.owner = &thread_token;
+    return s;
+  }
+
+  static bool empty(const slot& s) noexcept { return s.ops == nullptr; }
+
+  template <class U>
+  static void publish(slot& s, U* p) noexcept { switch_to(s, p); }
+
+  static void clear(slot& s) noexcept { switch_to(s, &hp_anchor_object); }
+
+  static void release(slot& s) noexcept {
+    check_owner(s,
+                "destroying a hazard_pointer on a thread other than the one that created it "
+                "(its slot can only return to the creating thread's free list)");
+    s.ops->destroy(s.storage);
+    s.ops = nullptr;
+    s.owner = nullptr;
+  }
+
+ private:
+  static void check_owner(const slot& s, const char* what) noexcept {
+    if (s.owner != &thread_token) unsupported(what);
+  }
+
+  // Ends the current association and starts one with p, in the same slot; xenium publishes p
+  // (store + seq_cst fence).
+  template <class U>
+  static void switch_to(slot& s, U* p) noexcept {
+    check_owner(s,
+                "protecting through a hazard_pointer on a thread other than the one that created "
+                "it (its slot belongs to the creating thread's control block)");
+    s.ops->destroy(s.storage);  // the slot goes to the head of this thread's free list ...
+    ::new (s.storage) guard_of<hp_scheme, U>(marked<U>(p));  // ... and comes back: no allocation
+    s.ops = &ops_for<U>;
+  }
+};
+
 // RCU read side: one critical-region guard per thread, entered by the outermost lock().
 struct rcu_anchor : rcu_scheme::enable_concurrent_ptr<rcu_anchor> {};
 inline rcu_anchor rcu_anchor_object;
@@ -126,163 +206,13 @@ using region_guard = guard_of<rcu_scheme, rcu_anchor>;
 constinit inline thread_local std::size_t region_depth = 0;
 alignas(region_guard) constinit inline thread_local unsigned char region_storage[sizeof(region_guard)] = {};
 
-template <class T, class D>
-struct rcu_node;
-
-template <class T, class D>
-struct rcu_node_deleter {
-  void operator()(rcu_node<T, D>* n) const noexcept;
+// The deleter xenium runs for rcu_retire's node.
+template <class U, class Reclaim>
+struct run_reclaim {
+  void operator()(U* object) const noexcept { Reclaim::run(object); }
 };
 
-// rcu_retire's heap node: xenium retires only objects derived from its base.
-template <class T, class D>
-struct rcu_node : rcu_scheme::enable_concurrent_ptr<rcu_node<T, D>, 0, rcu_node_deleter<T, D>> {
-  rcu_node(T* p, D&& d) : ptr(p), deleter(std::move(d)) {}
-  T* ptr;
-  D deleter;
-};
-
-template <class T, class D>
-void rcu_node_deleter<T, D>::operator()(rcu_node<T, D>* n) const noexcept {
-  n->deleter(n->ptr);
-  delete n;
-}
-
-}  // namespace xenium_detail
-
-// --------------------------------------------------------------------------- <hazard_pointer>
-
-template <class T, class D = std::default_delete<T>>
-class hazard_pointer_obj_base : public xenium_detail::hp_scheme::enable_concurrent_ptr<T, 0, D> {
- public:
-  void retire(D d = D()) noexcept {
-    // xenium retires through a guard that holds the object.
-    xenium_detail::guard_of<xenium_detail::hp_scheme, T> guard(
-        xenium_detail::marked<T>(static_cast<T*>(this)));
-    guard.reclaim(std::move(d));
-  }
-
- protected:
-  hazard_pointer_obj_base() = default;
-  hazard_pointer_obj_base(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base(hazard_pointer_obj_base&&) = default;
-  hazard_pointer_obj_base& operator=(const hazard_pointer_obj_base&) = default;
-  hazard_pointer_obj_base& operator=(hazard_pointer_obj_base&&) = default;
-  ~hazard_pointer_obj_base() = default;
-};
-
-class hazard_pointer {
- public:
-  hazard_pointer() noexcept {}  // user-provided: `const hazard_pointer h;` is well-formed
-  hazard_pointer(hazard_pointer&& other) noexcept { take(other); }
-  hazard_pointer& operator=(hazard_pointer&& other) noexcept {
-    if (this != &other) {
-      release();
-      take(other);
-    }
-    return *this;
-  }
-  ~hazard_pointer() { release(); }
-
-  bool empty() const noexcept { return ops_ == nullptr; }
-
-  template <class T>
-  T* protect(const std::atomic<T*>& src) noexcept {
-    T* ptr = src.load(std::memory_order_relaxed);
-    while (!try_protect(ptr, src)) {
-    }
-    return ptr;
-  }
-
-  template <class T>
-  bool try_protect(T*& ptr, const std::atomic<T*>& src) noexcept {
-    T* old = ptr;
-    reset_protection(old);  // publishes old, then a seq_cst fence (xenium's set_object)
-    ptr = src.load(std::memory_order_acquire);
-    if (old != ptr) {
-      reset_protection();
-      return false;
-    }
-    return true;
-  }
-
-  template <class T>
-  void reset_protection(const T* ptr) noexcept {
-    using U = std::remove_const_t<T>;
-    if (ptr == nullptr) {
-      reset_protection();
-      return;
-    }
-    switch_to<U>(const_cast<U*>(ptr));
-  }
-
-  void reset_protection(std::nullptr_t = nullptr) noexcept {
-    switch_to<xenium_detail::hp_anchor>(&xenium_detail::hp_anchor_object);
-  }
-
-  void swap(hazard_pointer& other) noexcept {
-    hazard_pointer tmp(std::move(other));
-    other = std::move(*this);
-    *this = std::move(tmp);
-  }
-
- private:
-  friend hazard_pointer make_hazard_pointer();
-
-  void check_owner(const char* what) const noexcept {
-    if (owner_ != &xenium_detail::thread_token) xenium_detail::unsupported(what);
-  }
-
-  // Ends the current association and starts one with p, in the same slot.
-  template <class U>
-  void switch_to(U* p) noexcept {
-    check_owner(
-        "protecting through a hazard_pointer on a thread other than the one that created it "
-        "(its slot belongs to the creating thread's control block)");
-    ops_->destroy(storage_);  // the slot goes to the head of this thread's free list ...
-    ::new (storage_) xenium_detail::guard_of<xenium_detail::hp_scheme, U>(
-        xenium_detail::marked<U>(p));  // ... and comes back from it here: no allocation
-    ops_ = &xenium_detail::ops_for<U>;
-  }
-
-  void take(hazard_pointer& other) noexcept {
-    if (other.ops_ == nullptr) return;
-    other.ops_->relocate(storage_, other.storage_);
-    ops_ = std::exchange(other.ops_, nullptr);
-    owner_ = std::exchange(other.owner_, nullptr);
-  }
-
-  void release() noexcept {
-    if (ops_ == nullptr) return;
-    check_owner(
-        "destroying a hazard_pointer on a thread other than the one that created it "
-        "(its slot can only return to the creating thread's free list)");
-    ops_->destroy(storage_);
-    ops_ = nullptr;
-    owner_ = nullptr;
-  }
-
-  alignas(xenium_detail::anchor_guard) unsigned char storage_[sizeof(xenium_detail::anchor_guard)];
-  const xenium_detail::guard_ops* ops_ = nullptr;  // null: empty
-  const char* owner_ = nullptr;
-};
-
-inline hazard_pointer make_hazard_pointer() {
-  hazard_pointer h;
-  // Takes a slot from this thread's control block (may allocate a new block: bad_alloc).
-  ::new (h.storage_) xenium_detail::anchor_guard(xenium_detail::marked<xenium_detail::hp_anchor>(
-      &xenium_detail::hp_anchor_object));
-  h.ops_ = &xenium_detail::ops_for<xenium_detail::hp_anchor>;
-  h.owner_ = &xenium_detail::thread_token;
-  return h;
-}
-
-inline void swap(hazard_pointer& a, hazard_pointer& b) noexcept { a.swap(b); }
-
-// --------------------------------------------------------------------------- <rcu>
-
-namespace xenium_detail {
-struct rcu_region {
+struct rcu : retirement<rcu_scheme> {
   static void enter() noexcept {
     if (region_depth++ == 0)
       ::new (region_storage) region_guard(marked<rcu_anchor>(&rcu_anchor_object));
@@ -291,46 +221,32 @@ struct rcu_region {
     if (--region_depth == 0)
       std::launder(reinterpret_cast<region_guard*>(region_storage))->~region_guard();
   }
-};
-}  // namespace xenium_detail
 
-using rcu_domain = saferecl_kit::rcu_domain<xenium_detail::rcu_region>;
-
-inline rcu_domain& rcu_default_domain() noexcept { return rcu_domain::default_domain(); }
-
-inline void rcu_synchronize(rcu_domain& = rcu_default_domain()) noexcept {
-  saferecl_kit::not_applicable("xenium", "blocking grace period (rcu_synchronize)");
-}
-
-inline void rcu_barrier(rcu_domain& = rcu_default_domain()) noexcept {
-  saferecl_kit::not_applicable("xenium", "way to wait for scheduled deleters (rcu_barrier)");
-}
-
-template <class T, class D = std::default_delete<T>>
-void rcu_retire(T* p, D d = D(), rcu_domain& = rcu_default_domain()) {
-  saferecl_kit::check_rcu_retire_mandates<T, D>();
-  using node = xenium_detail::rcu_node<T, D>;
-  auto* n = new node(p, std::move(d));
-  xenium_detail::guard_of<xenium_detail::rcu_scheme, node> guard{xenium_detail::marked<node>(n)};
-  guard.reclaim();
-}
-
-template <class T, class D = std::default_delete<T>>
-class rcu_obj_base : public xenium_detail::rcu_scheme::enable_concurrent_ptr<T, 0, D> {
- public:
-  void retire(D d = D(), rcu_domain& = rcu_default_domain()) noexcept {
-    xenium_detail::guard_of<xenium_detail::rcu_scheme, T> guard(
-        xenium_detail::marked<T>(static_cast<T*>(this)));
-    guard.reclaim(std::move(d));
+  static void synchronize() noexcept {
+    saferecl_kit::not_applicable("xenium", "blocking grace period (rcu_synchronize)");
   }
 
- protected:
-  rcu_obj_base() = default;
-  rcu_obj_base(const rcu_obj_base&) = default;
-  rcu_obj_base(rcu_obj_base&&) = default;
-  rcu_obj_base& operator=(const rcu_obj_base&) = default;
-  rcu_obj_base& operator=(rcu_obj_base&&) = default;
-  ~rcu_obj_base() = default;
+  static void barrier() noexcept {
+    saferecl_kit::not_applicable("xenium", "way to wait for scheduled deleters (rcu_barrier)");
+  }
+
+  template <class U, class Reclaim>
+  using node = rcu_scheme::enable_concurrent_ptr<U, 0, run_reclaim<U, Reclaim>>;
+
+  using retirement<rcu_scheme>::defer;
+
+  template <class Reclaim, class U>
+  static void defer(U* object) noexcept {
+    guard_of<rcu_scheme, U> guard{marked<U>(object)};
+    guard.reclaim();
+  }
 };
 
-}  // namespace sut
+}  // namespace sut::xenium_detail
+
+namespace sut::library {
+using hazard_pointers = xenium_detail::hazard_pointers;
+using rcu = xenium_detail::rcu;
+}
+
+#include <adapter_kit/standard_names.hpp>
