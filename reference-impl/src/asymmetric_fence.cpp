@@ -67,9 +67,10 @@ void heavy_fence() noexcept {
 }
 
 void await_heavy_fence(std::uint64_t stamp) noexcept {
+  constexpr unsigned kSpins = 1024;  // pauses before yielding: about a lone fence's time
+  constexpr unsigned kYields = 64;   // then yields, before issuing a fence after all
   if (heavy_fence_begun(stamp)) {
-    constexpr unsigned kSpins = 1024;  // pauses before yielding: about a lone fence's time
-    for (unsigned round = 0;; ++round) {
+    for (unsigned round = 0; round < kSpins + kYields; ++round) {
       if (g_heavy_fences.completed.load(std::memory_order_acquire) >= stamp) return;
       if (round < kSpins)
         pause();

@@ -50,9 +50,9 @@ bool fence_covers(std::uint64_t stamp) noexcept {
   return heavy_fence_begun(first_covering_fence(stamp));
 }
 
-// Under TSan the StoreLoad ordering is only the hardware's, the stamp's full fence (there no
-// fence at all: see asymmetric_fence.hpp), and every happens-before edge TSan needs comes
-// from seq_cst/acquire/release operations.
+// Under TSan (and for MH-02) the pass's only fence is the stamp's full fence, which under
+// TSan orders only the hardware (see asymmetric_fence.hpp); every happens-before edge TSan
+// needs comes from seq_cst/acquire/release operations.
 void fence_before_scan(std::uint64_t stamp) noexcept {
   if (SAFERECL_MUTANT("MH-03")) return;
   if (kTsanBuild || SAFERECL_MUTANT("MH-02")) return;  // MH-02: the reader's half is gone too
@@ -217,12 +217,12 @@ void pass_alive(hazard_thread_state& t) noexcept {
   if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   t.in_pass = true;
   // NB-H1 (conforming variant): no batch waits; every pass scans what it took at once.
-  for (bool first_round = !SAFERECL_MUTANT("NB-H1");; first_round = false) {
+  for (bool may_wait = !SAFERECL_MUTANT("NB-H1");; may_wait = false) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it
     hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);
     t.retired_count = 0;
     list = concat(take_shared(), list);  // the shared list is walked: the shorter one, mostly
-    const batch b = take_batch(t, list, /*may_wait=*/first_round);
+    const batch b = take_batch(t, list, may_wait);
     if (b.empty()) {
       t.threshold = current_threshold();
       break;

@@ -116,18 +116,21 @@ void heavy_fence() noexcept;
 // `completed` with a release after the system call returned, and done(s) reads it with an
 // acquire; everything the fence made visible is visible to the caller's later loads.
 //
-// Symmetric mode shares nothing: heavy_fence_done is false and heavy_fence_since issues
-// its local seq_cst fence. Neither does a TSan build: what orders it is seq_cst operations
-// and the stamp's own full fence (config.hpp), and reading fence numbers that RCU's heavy
-// fences write would give TSan happens-before edges that no algorithm relies on, edges that
-// could hide a race; there the stamp is only its full fence. The numbers are process state like the mode; a child forked
-// while a fence was in progress keeps begun > completed for that fence forever, which only
-// means that the child's callers issue fences of their own (nothing ever waits for one).
+// Symmetric mode shares nothing: heavy_fence_done and heavy_fence_begun are false, and
+// heavy_fence_since issues its local seq_cst fence. Neither does a TSan build: what orders
+// it is seq_cst operations and the stamp's own full fence (config.hpp), and reading fence
+// numbers that RCU's heavy fences write would give TSan happens-before edges that no
+// algorithm relies on, edges that could hide a race; there the stamp is only its full fence.
+// The numbers are process state like the mode; a child forked while a fence was in progress
+// keeps begun > completed for that fence forever, which only means that the child's callers
+// issue fences of their own (a caller whose stamp that fence would cover waits for it once,
+// boundedly, then issues one).
 //
 // Waiting for a fence in progress rather than issuing one: the expedited membarriers of a
-// process serialize in the kernel, so a fence of our own would begin only after that one
-// ended anyway, and would interrupt every other CPU once more. The wait spins briefly and
-// then yields (with more threads than cores, the issuer may be waiting for this CPU).
+// process serialize in the kernel (since Linux 6.8), so a fence of our own would begin only
+// after that one ended, and would interrupt every other CPU once more. The wait spins briefly and
+// then yields (with more threads than cores, the issuer may be waiting for this CPU), and is
+// bounded: a fence that never completes costs one wait and a fence of the caller's own.
 //
 // Cost: an uncontended fetch_add and CAS on the issuer's side of a system call that costs
 // microseconds; a full fence and a load per stamp, an acquire load per done().
