@@ -21,7 +21,7 @@ bool register_private_expedited() noexcept {
   return sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
-void pause() noexcept {
+void cpu_pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -73,7 +73,7 @@ void await_heavy_fence(std::uint64_t stamp) noexcept {
     for (unsigned round = 0; round < kSpins + kYields; ++round) {
       if (g_heavy_fences.completed.load(std::memory_order_acquire) >= stamp) return;
       if (round < kSpins)
-        pause();
+        cpu_pause();
       else
         ::sched_yield();
     }
