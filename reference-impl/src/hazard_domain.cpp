@@ -62,6 +62,15 @@ hazard_retired_node* take_shared() noexcept {
   return list;
 }
 
+hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noexcept {
+  if (a == nullptr) return b;
+  if (b == nullptr) return a;
+  hazard_retired_node* tail = a;
+  while (node_access::next(tail) != nullptr) tail = node_access::next(tail);
+  node_access::next(tail) = b;
+  return a;
+}
+
 }  // namespace hazard_impl
 
 }  // namespace saferecl::detail

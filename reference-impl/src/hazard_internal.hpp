@@ -2,7 +2,7 @@
 // global state of the domain, the registry walk, and the functions one concern's file calls
 // in another's. Who defines what:
 //
-//   hazard_domain.cpp        global state, the threshold, the shared retired list
+//   hazard_domain.cpp        global state, the threshold, the shared retired list, lists
 //   hazard_records.cpp       the record registry (blocks) and the pool of free records
 //   hazard_thread_cache.cpp  make/release slow paths through the per-thread record cache
 //   hazard_reclamation.cpp   reclamation passes and the retire slow paths
@@ -47,6 +47,7 @@ extern thread_local constinit std::size_t t_shared_retires;
 std::ptrdiff_t current_threshold() noexcept;
 void push_shared(hazard_retired_node* first, hazard_retired_node* last, std::ptrdiff_t n) noexcept;
 hazard_retired_node* take_shared() noexcept;
+hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noexcept;  // a, then b
 
 using node_access = hazard_node_access;
 

@@ -29,15 +29,34 @@ std::mutex& mutant_mutex() noexcept {
 // Reclamation pass
 // ---------------------------------------------------------------------------------------
 
-// Under TSan the StoreLoad ordering is only the hardware's (full_fence() there is no fence:
-// see asymmetric_fence.hpp); every happens-before edge TSan needs comes from
-// seq_cst/acquire/release operations.
-void fence_before_scan() noexcept {
-  if (SAFERECL_MUTANT("MH-03")) return;  // and relaxed loads in load_hazard
-  if (kTsanBuild || SAFERECL_MUTANT("MH-02"))  // MH-02: the reader's half is gone too
-    full_fence();
-  else
-    heavy_fence();
+// Step 2, ordering: a batch is stamped once its last object was retired (a full fence, then
+// the number of the first heavy fence to begin after it), and scanned only after a heavy
+// fence numbered at or above its stamp has completed, whichever thread issued it.
+//
+// MH-72: a heavy fence numbered one below the stamp -- one that began before the stamp,
+// perhaps before the batch's last retire -- is taken as covering the batch.
+std::uint64_t first_covering_fence(std::uint64_t stamp) noexcept {
+  return SAFERECL_MUTANT("MH-72") ? stamp - 1 : stamp;
+}
+
+std::uint64_t stamp_batch() noexcept {
+  if (SAFERECL_MUTANT("MH-03")) return 0;  // no fence at all (and relaxed loads in load_hazard)
+  return heavy_fence_stamp();
+}
+
+// True if a heavy fence that covers a batch stamped `stamp` has begun (another thread's: it
+// is in progress or done).
+bool fence_covers(std::uint64_t stamp) noexcept {
+  return heavy_fence_begun(first_covering_fence(stamp));
+}
+
+// Under TSan (and for MH-02) the pass's only fence is the stamp's full fence, which under
+// TSan orders only the hardware (see asymmetric_fence.hpp); every happens-before edge TSan
+// needs comes from seq_cst/acquire/release operations.
+void fence_before_scan(std::uint64_t stamp) noexcept {
+  if (SAFERECL_MUTANT("MH-03")) return;
+  if (kTsanBuild || SAFERECL_MUTANT("MH-02")) return;  // MH-02: the reader's half is gone too
+  heavy_fence_since(first_covering_fence(stamp));
 }
 
 struct scan_mode {
@@ -122,31 +141,42 @@ struct scan_result {
   std::ptrdiff_t nreclaimed = 0;
 };
 
-// Steps 2-5: fence, snapshot, then one walk over `list` that runs the deleter of every
+// What a pass scans: detached lists, walked one after the other (linking them would walk the
+// first to its tail, a pointer chase as long as the scan's own), and the stamp its heavy
+// fence must reach (the latest of the lists' stamps).
+struct batch {
+  hazard_retired_node* lists[2] = {};
+  std::uint64_t stamp = 0;
+
+  bool empty() const noexcept { return lists[0] == nullptr && lists[1] == nullptr; }
+};
+
+// Steps 2-5: fence, snapshot, then one walk over the batch that runs the deleter of every
 // object no hazard protects and keeps the others; no deleter runs before the snapshot is
-// complete. `list` must have been detached before the call.
-scan_result scan_and_reclaim(hazard_retired_node* list, hazard_thread_state& t,
-                             bool reuse) noexcept {
+// complete. The batch's lists must have been detached and stamped before the call.
+scan_result scan_and_reclaim(const batch& b, hazard_thread_state& t, bool reuse) noexcept {
   hazard_retired_node* kept = nullptr;
   hazard_retired_node* kept_tail = nullptr;
   std::ptrdiff_t nkept = 0;
   std::ptrdiff_t nreclaimed = 0;
-  fence_before_scan();
+  fence_before_scan(b.stamp);
   hazard_snapshot hazards(t, reuse);
-  while (list != nullptr) {
-    hazard_retired_node* n = list;
-    list = node_access::next(n);  // read before the deleter frees n
-    // The walk chases pointers through a list larger than L1 (measured: 43% of this
-    // function's samples on that load): fetch the next node while this deleter runs.
-    __builtin_prefetch(list);
-    if (hazards.contains(node_access::key(n))) {
-      node_access::next(n) = kept;
-      if (kept == nullptr) kept_tail = n;
-      kept = n;
-      ++nkept;
-    } else {
-      node_access::reclaim(n);
-      ++nreclaimed;
+  for (hazard_retired_node* list : b.lists) {
+    while (list != nullptr) {
+      hazard_retired_node* n = list;
+      list = node_access::next(n);  // read before the deleter frees n
+      // The walk chases pointers through a list larger than L1 (measured: 43% of this
+      // function's samples on that load): fetch the next node while this deleter runs.
+      __builtin_prefetch(list);
+      if (hazards.contains(node_access::key(n))) {
+        node_access::next(n) = kept;
+        if (kept == nullptr) kept_tail = n;
+        kept = n;
+        ++nkept;
+      } else {
+        node_access::reclaim(n);
+        ++nreclaimed;
+      }
     }
   }
   return {kept, kept_tail, nkept, nreclaimed};
@@ -161,13 +191,24 @@ void run_deleters(hazard_retired_node* list) noexcept {
   }
 }
 
-hazard_retired_node* concat(hazard_retired_node* a, hazard_retired_node* b) noexcept {
-  if (a == nullptr) return b;
-  if (b == nullptr) return a;
-  hazard_retired_node* tail = a;
-  while (node_access::next(tail) != nullptr) tail = node_access::next(tail);
-  node_access::next(tail) = b;
-  return a;
+// Step 1 (after the detach): `fresh` is stamped. With `may_wait` (a pass's first round) it
+// waits as the pending batch if there is none, and the pass scans nothing; if a heavy fence
+// of another thread covers the pending batch, the pass scans that one alone (once the fence
+// completed) and `fresh` waits in its place; otherwise the pass scans both after a fence of
+// its own.
+batch take_batch(hazard_thread_state& t, hazard_retired_node* fresh, bool may_wait) noexcept {
+  const std::uint64_t stamp = stamp_batch();
+  if (may_wait && t.pending == nullptr) {
+    t.pending = fresh;
+    t.pending_stamp = stamp;
+    return {};
+  }
+  if (may_wait && fence_covers(t.pending_stamp)) {
+    const batch covered{{std::exchange(t.pending, fresh)}, t.pending_stamp};
+    t.pending_stamp = stamp;
+    return covered;
+  }
+  return {{fresh, std::exchange(t.pending, nullptr)}, stamp};
 }
 
 // A pass by a live thread over its private list and the shared list.
@@ -175,12 +216,18 @@ void pass_alive(hazard_thread_state& t) noexcept {
   std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held for the whole pass
   if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   t.in_pass = true;
-  for (;;) {
+  // NB-H1 (conforming variant): no batch waits; every pass scans what it took at once.
+  for (bool may_wait = !SAFERECL_MUTANT("NB-H1");; may_wait = false) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it
     hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);
     t.retired_count = 0;
-    list = concat(list, take_shared());
-    const scan_result s = scan_and_reclaim(list, t, /*reuse=*/true);
+    list = concat(take_shared(), list);  // the shared list is walked: the shorter one, mostly
+    const batch b = take_batch(t, list, may_wait);
+    if (b.empty()) {
+      t.threshold = current_threshold();
+      break;
+    }
+    const scan_result s = scan_and_reclaim(b, t, /*reuse=*/true);
     if (SAFERECL_MUTANT("MH-08")) {  // objects retired by those deleters skip the check
       run_deleters(std::exchange(t.retired, nullptr));
       t.retired_count = 0;
@@ -213,7 +260,7 @@ void pass_shared(hazard_thread_state& t) noexcept {
     hazard_retired_node* list = take_shared();
     if (list == nullptr) break;
     const std::size_t pushed_before = t_shared_retires;
-    const scan_result s = scan_and_reclaim(list, t, /*reuse=*/false);
+    const scan_result s = scan_and_reclaim({{list}, stamp_batch()}, t, /*reuse=*/false);
     if (s.kept != nullptr) push_shared(s.kept, s.kept_tail, s.nkept);
     if (s.nreclaimed == 0) break;
     // Cascade, as in pass_alive: what this thread's deleters retired went to the shared list.
@@ -258,7 +305,8 @@ void* reclaimer_main(void*) {
   attach(t);
   while (!g_reclaimer.stop_requested()) {
     if (t.phase == hazard_phase::alive &&
-        (g_shared.head.load(std::memory_order_relaxed) != nullptr || t.retired != nullptr))
+        (g_shared.head.load(std::memory_order_relaxed) != nullptr || t.retired != nullptr ||
+         t.pending != nullptr))
       pass_alive(t);
     ::usleep(500);
   }

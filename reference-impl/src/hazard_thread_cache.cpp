@@ -44,6 +44,7 @@ hazard_ref hazard_acquire_slow() {
 }
 
 void hazard_release_slow(hazard_ref h) noexcept {
+  if (h == hazard_ref{}) return;  // an empty holder's destruction (hazard_destroy)
   hazard_thread_state& t = hazard_tls;
   if (t.phase == hazard_phase::uninit) attach(t);
   if (SAFERECL_MUTANT("NB-H5")) return;  // abandoned: in use forever, its hazard null

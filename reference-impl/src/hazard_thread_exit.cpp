@@ -105,6 +105,7 @@ void hand_back(hazard_thread_state& t) noexcept {
     t.cached = 0;
   }
   while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
+  t.retired = concat(std::exchange(t.pending, nullptr), t.retired);  // and the batch awaiting a fence
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;
     t.retired_count = 0;

@@ -56,7 +56,11 @@
 // ============================================================================================
 //
 //   1. detach the private list and take the shared list (exchange, acquire);
-//   2. heavy fence (membarrier PRIVATE_EXPEDITED; see "ordering" below);
+//   2. stamp the batch and choose what to scan (see "Batches wait for a shared heavy
+//      fence" below): the batch of the previous pass if a heavy fence of another thread
+//      covers it (this batch then waits in its place), else both batches after a heavy
+//      fence of this thread's own (membarrier PRIVATE_EXPEDITED; see "ordering" below), or,
+//      with no batch waiting, nothing: this batch waits for the next pass;
 //   3. snapshot every non-null hazard of every record (acquire loads) into a sorted
 //      array (a per-thread buffer reused across passes; if it cannot be allocated, each
 //      object is compared against the records directly instead);
@@ -67,11 +71,28 @@
 //      a split and a second walk over the doomed saves re-linking and re-reading a list
 //      that no longer fits in L1;
 //   6. push the kept objects back onto the private list and refresh the threshold;
-//   7. if the deleters retired so much that the list is again at the threshold, go to 1.
+//   7. if the deleters retired so much that the list is again at the threshold, go to 1
+//      (the rounds after the first scan at once: no batch waits in them).
 //
 // No lock is taken anywhere. Passes on different threads work on disjoint lists (each list
 // is owned by one thread, and the shared list is taken by an atomic exchange), so an object
 // can never be reclaimed twice.
+//
+// Batches wait for a shared heavy fence. A batch may be scanned after any heavy fence that
+// began after its stamp (taken once its last object was retired) and completed before the
+// scan reads the hazards, whichever thread issued it. So a pass does not scan the batch it
+// just detached: it stamps it and leaves it waiting. The next pass of the thread (after
+// another theta retires) scans the waiting batch alone if a fence numbered at or above its
+// stamp has begun (another thread's: waiting for it to complete if it is in progress), and
+// leaves its own batch waiting instead; otherwise it issues one fence for both batches and
+// scans both. A fence thus serves its issuer's two batches and every batch of another thread
+// stamped before it began. Measured on a quiet machine (the hp/retire loop, 8,000,000
+// retires in all, membarrier calls counted by perf): 0.244 fences per 1,000 retires before,
+// at every thread count; 0.122, 0.120, 0.115 and 0.101 at 1, 2, 4 and 8 threads after. The
+// halving is the waiting batch; a fence of another thread covered only 2-10% of the passes:
+// scanning two batches takes longer than retiring one, so two threads retiring side by side
+// fall into step with each one's batch waiting while the other scans, and the other's fence
+// lands just before the stamp, not after it (README, Benchmarks).
 //
 // Re-entrancy. Deleters may retire objects, make, use and destroy hazard pointers, and
 // allocate-protect-retire a child while it is protected. Objects retired during a pass go
@@ -105,8 +126,9 @@
 //                           block (the only allocation; may throw bad_alloc)
 //   ~hazard_pointer         release store of null + thread-local push
 //   retire                  thread-local push + compare; every >= theta/2 retires one pass:
-//                           one membarrier + O(R) loads + O(L log R) lookups for L objects,
-//                           i.e. O(1) amortized per retired object
+//                           a full fence, at most one membarrier (none if another thread's
+//                           covers the batch) + O(R) loads + O(L log R) lookups for L
+//                           objects, i.e. O(1) amortized per retired object
 //   batches                 n records, all or nothing (strong exception guarantee)
 //
 // Without membarrier (old kernel, sandbox) light_fence is a seq_cst fence on every
@@ -139,6 +161,26 @@
 // made to the previously protected object happens before the deleter that a pass runs
 // after seeing the new value.
 //
+// Sharing a heavy fence (saferecl/detail/asymmetric_fence.hpp, "Sharing heavy fences"). The
+// argument above needs a heavy fence that begins after the unlink of every object the pass
+// examines and completes before the pass loads the hazards; whose fence it is does not
+// matter, since membarrier fences every running thread of the process, the issuer's and
+// ours alike. A pass stamps its batch after the batch was detached: a full fence (so the
+// unlinks, sequenced or, through the shared list's release/acquire, happening before the
+// retires, are globally visible) and then a seq_cst load of the number of fences begun, b;
+// the stamp is b + 1. Any fence numbered n > b was given its number by a seq_cst fetch_add
+// that follows that load in S, and its issuer entered membarrier after the fetch_add: it
+// began after every unlink of the batch. The pass scans the batch only once `completed`,
+// raised with a release after the call returned, is read (acquire) at or above the stamp. A
+// reader then either passed the fence's barrier after its hazard store (the store is visible
+// to the scan, which comes after the fence's end) or before it (its validating load comes
+// after the barrier, which came after the unlink: it sees the unlink and retries), as with
+// the pass's own fence. Reusing a fence that began before the stamp would lose the second
+// case: the unlink could still be in the retiring thread's store buffer while the fence
+// interrupts the reader (mutant MH-72). In the symmetric fallback and under TSan nothing is
+// shared: there the stamp's full fence is the pass's fence (sequenced after the unlinks and
+// before the scan, the reader fencing its own side), and a pass issues no other.
+//
 // Retired links. The private list is only touched by its thread; the shared list is
 // pushed with a release CAS and taken with an acquire exchange; the pass takes its lists
 // before the heavy fence, so every object it examines was unlinked before that fence.
@@ -150,13 +192,16 @@
 // BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
 // ============================================================================================
 //
-// With theta = max(4096, 2R) and L = the number of live threads whose private list is not
-// empty, whenever no pass is running:
+// With theta = max(4096, 2R) and L = the number of live threads whose private list or
+// waiting batch is not empty, whenever no pass is running:
 //
-//     outstanding  <  (L + 1) * theta
+//     outstanding  <  (3L + 1) * theta
 //
-// (each private list is < theta; the shared list is < theta because whoever pushes it to
-// theta runs a pass over it). A thread inside a pass additionally holds the batch it took
+// (each private list is < theta; a waiting batch is one private list at its threshold plus
+// the shared list the pass took with it, < 2 theta; the shared list is < theta because
+// whoever pushes it to theta runs a pass over it). A waiting batch is scanned at the
+// thread's next pass or handed to the shared list when the thread exits. A thread inside a
+// pass additionally holds the batch it took
 // (< 2 * theta) plus whatever its own deleters retire meanwhile. Objects kept because
 // they are protected are at most R per pass (<= theta / 2), so at least half of each pass is
 // new work and the per-object cost stays O(1). No particular object is ever guaranteed to
@@ -164,7 +209,8 @@
 // retires again are reclaimed when it exits (by later passes).
 //
 // Why 4096 and not folly's 1000. A pass has one fixed cost that does not shrink with the
-// list, the membarrier: it interrupts every CPU running a thread of the process, waits for
+// list, the membarrier (one per pass before batches waited for a shared fence, which the
+// figures below measured): it interrupts every CPU running a thread of the process, waits for
 // each to answer, and serializes concurrent callers on a kernel mutex; everything else (the
 // walk, the deleters, the allocator's frees) is per object. Profiled (perf, hp/retire, 2
 // threads, floor 1000) the kernel's membarrier path held 16% of the samples, and on a
@@ -173,10 +219,11 @@
 // 8192, next to 27 for ck (whose readers pay a full fence on every protect instead: 13x
 // the reference's protect). 4096 takes most of that gain for 3,096 more objects per
 // retiring thread before its first pass: the bound stays far inside what the qoi tests allow
-// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer; H9: outstanding does not
-// grow with the number retired), and the cascade (step 7) is untouched: a chain still
-// drains in the first pass that reaches it. Latency, counted in the thread's own retires,
-// is 4096 instead of 1000 (at the benchmark's 12-30 ns per retire, 50-120 us). What the
+// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer, against 3 theta = 12,288
+// with a waiting batch; H9: outstanding does not grow with the number retired), and the
+// cascade (step 7) is untouched: a chain still drains in the first pass that reaches it.
+// Latency, counted in the thread's own retires, is 4096 instead of 1000 (at the benchmark's
+// 12-30 ns per retire, 50-120 us), 8192 for an object in a batch that waits. What the
 // pass does not amortize is the allocator: a batch of frees overflows glibc's per-thread
 // cache (7 chunks a size) into its shared bins, 70% of retire's samples at one thread,
 // which baseline/new_delete_deferred measures on its own.
@@ -299,10 +346,7 @@ class hazard_pointer {
     return *this;
   }
 
-  SAFERECL_HP_INLINE ~hazard_pointer() noexcept {
-    // MH-40: released without the empty() test, so an empty holder writes through no record
-    if (!empty() || SAFERECL_MUTANT("MH-40")) detail::hazard_release(rec_);
-  }
+  SAFERECL_HP_INLINE ~hazard_pointer() noexcept { detail::hazard_destroy(rec_); }
 
   bool empty() const noexcept {
     if (SAFERECL_MUTANT("MH-24") && rec_ != detail::hazard_ref{})  // "empty" = protects nothing

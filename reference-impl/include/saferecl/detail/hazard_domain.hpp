@@ -128,6 +128,8 @@ struct hazard_thread_state {
   hazard_retired_node* retired = nullptr;  // private retired list (LIFO)
   std::ptrdiff_t retired_count = 0;        // its length (signed: see mutant MH-11)
   std::ptrdiff_t threshold = 0;            // pass trigger, refreshed after every pass
+  hazard_retired_node* pending = nullptr;  // detached by the last pass, waiting for a heavy
+  std::uint64_t pending_stamp = 0;         // fence numbered pending_stamp or later
   hazard_phase phase = hazard_phase::uninit;
   bool in_pass = false;                    // a pass is running on this thread
   std::uintptr_t* scratch = nullptr;       // reusable hazard snapshot buffer
@@ -141,7 +143,7 @@ inline constinit thread_local hazard_thread_state hazard_tls{};
 // ---------------------------------------------------------------------------------------
 
 hazard_ref hazard_acquire_slow();                                // may throw bad_alloc
-void hazard_release_slow(hazard_ref h) noexcept;                 // cache full or no cache
+void hazard_release_slow(hazard_ref h) noexcept;                 // cache full or no cache; h may be empty
 void hazard_retire_overflow(hazard_thread_state& t) noexcept;    // private list reached threshold
 void hazard_retire_slow(hazard_retired_node* n) noexcept;        // thread not (or no longer) alive
 hazard_record* hazard_acquire_chain(std::size_t n);              // n records, all or nothing
@@ -254,12 +256,17 @@ SAFERECL_HP_INLINE hazard_ref hazard_acquire() {
   return hazard_acquire_slow();
 }
 
-SAFERECL_HP_INLINE void hazard_release(hazard_ref h) noexcept {
-  // End the epoch (a release store), unless the slot is already null: then the store that
-  // nulled it was already a release by this owner. MH-04: recycled with its hazard.
+// End the epoch of an owned record (a release store), unless the slot is already null: then
+// the store that nulled it was already a release by this owner. MH-04: recycled with its
+// hazard.
+SAFERECL_HP_INLINE void hazard_end_epoch(hazard_ref h) noexcept {
   hazard_record* r = hazard_rec(h);
   if (r->hazard.load(std::memory_order_relaxed) != nullptr && !SAFERECL_MUTANT("MH-04"))
     hazard_set(h, nullptr);
+}
+
+SAFERECL_HP_INLINE void hazard_release(hazard_ref h) noexcept {
+  hazard_end_epoch(h);
   if (SAFERECL_MUTANT("MH-14")) return hazard_release_to_home(h);
   hazard_thread_state& t = hazard_tls;
   if (t.cached < t.capacity) [[likely]] {
@@ -267,6 +274,31 @@ SAFERECL_HP_INLINE void hazard_release(hazard_ref h) noexcept {
     return;
   }
   hazard_release_slow(h);
+}
+
+// ~hazard_pointer: hazard_release(h) if h owns a record. Laid out so that every inline path
+// ends by storing the cache count from a register (an empty holder stores it unchanged), and
+// the one other path is a call: in a loop of make + destroy the compiler then carries the
+// count from one iteration to the next in a register. With a path that skipped the store
+// (`if (!empty()) hazard_release(h)`), clang reloaded the count at the top of every
+// iteration: a store-to-load forwarding on the loop's dependency chain, whose latency is what
+// made hp/make_destroy swing between 1.17x and 1.83x the thread_local pop + push from run to
+// run (the README's Benchmarks section).
+SAFERECL_HP_INLINE void hazard_destroy(hazard_ref h) noexcept {
+  // MH-40: released without the empty() test, so an empty holder writes through no record
+  const bool owned = h != hazard_ref{} || SAFERECL_MUTANT("MH-40");
+  if (owned) {
+    hazard_end_epoch(h);
+    if (SAFERECL_MUTANT("MH-14")) return hazard_release_to_home(h);
+  }
+  hazard_thread_state& t = hazard_tls;
+  const unsigned n = t.cached;
+  if (n < t.capacity) [[likely]] {
+    if (owned) t.cache[n] = h;
+    t.cached = n + (owned ? 1 : 0);
+    return;
+  }
+  hazard_release_slow(h);  // an empty holder included: it has nothing to give back
 }
 
 inline void hazard_retire(hazard_retired_node* n) noexcept {
