@@ -138,7 +138,8 @@ struct scan_result {
   hazard_retired_node* kept = nullptr;
   hazard_retired_node* kept_tail = nullptr;
   std::ptrdiff_t nkept = 0;
-  std::ptrdiff_t nreclaimed = 0;
+  hazard_retired_node* doomed = nullptr;  // unprotected, deleters not yet run (`defer` only)
+  std::ptrdiff_t nreclaimed = 0;          // unprotected: reclaimed, or doomed
 };
 
 // What a pass scans: detached lists, walked one after the other (linking them would walk the
@@ -151,14 +152,12 @@ struct batch {
   bool empty() const noexcept { return lists[0] == nullptr && lists[1] == nullptr; }
 };
 
-// Steps 2-5: fence, snapshot, then one walk over the batch that runs the deleter of every
-// object no hazard protects and keeps the others; no deleter runs before the snapshot is
-// complete. The batch's lists must have been detached and stamped before the call.
-scan_result scan_and_reclaim(const batch& b, hazard_thread_state& t, bool reuse) noexcept {
-  hazard_retired_node* kept = nullptr;
-  hazard_retired_node* kept_tail = nullptr;
-  std::ptrdiff_t nkept = 0;
-  std::ptrdiff_t nreclaimed = 0;
+// Steps 2-5: fence, snapshot, then one walk over the batch that keeps every object a hazard
+// protects and either runs the deleter of every other one, or (`defer`) links it onto the
+// doomed list for later; no deleter runs before the snapshot is complete. The batch's lists
+// must have been detached and stamped before the call.
+scan_result scan_and_reclaim(const batch& b, hazard_thread_state& t, bool reuse, bool defer) noexcept {
+  scan_result s;
   fence_before_scan(b.stamp);
   hazard_snapshot hazards(t, reuse);
   for (hazard_retired_node* list : b.lists) {
@@ -166,23 +165,28 @@ scan_result scan_and_reclaim(const batch& b, hazard_thread_state& t, bool reuse)
       hazard_retired_node* n = list;
       list = node_access::next(n);  // read before the deleter frees n
       // The walk chases pointers through a list larger than L1 (measured: 43% of this
-      // function's samples on that load): fetch the next node while this deleter runs.
+      // function's samples on that load): fetch the next node while this one is handled.
       __builtin_prefetch(list);
       if (hazards.contains(node_access::key(n))) {
-        node_access::next(n) = kept;
-        if (kept == nullptr) kept_tail = n;
-        kept = n;
-        ++nkept;
+        node_access::next(n) = s.kept;
+        if (s.kept == nullptr) s.kept_tail = n;
+        s.kept = n;
+        ++s.nkept;
       } else {
-        node_access::reclaim(n);
-        ++nreclaimed;
+        ++s.nreclaimed;
+        if (defer) {
+          node_access::next(n) = s.doomed;
+          s.doomed = n;
+        } else {
+          node_access::reclaim(n);
+        }
       }
     }
   }
-  return {kept, kept_tail, nkept, nreclaimed};
+  return s;
 }
 
-// MH-08 only: every object of `list`, unchecked.
+// Every object of `list`, unchecked: deferred deleters (and, for MH-08, a list never scanned).
 void run_deleters(hazard_retired_node* list) noexcept {
   while (list != nullptr) {
     hazard_retired_node* n = list;
@@ -211,13 +215,34 @@ batch take_batch(hazard_thread_state& t, hazard_retired_node* fresh, bool may_wa
   return {{fresh, std::exchange(t.pending, nullptr)}, stamp};
 }
 
+// The doomed objects of a pass wait on `t.reclaimable`, one deleter per later retire. Those
+// of an earlier pass that still wait run now, so that no more than one pass's output ever
+// waits (the bound in "Bound"). True if those deleters retired objects.
+bool defer_deleters(hazard_thread_state& t, hazard_retired_node* doomed) noexcept {
+  const std::ptrdiff_t queued = t.retired_count;
+  if (doomed != nullptr) run_deleters(std::exchange(t.reclaimable, doomed));
+  return t.retired_count != queued;
+}
+
+// Why a pass runs, which decides whether its batch may wait and its deleters are deferred.
+enum class pass_cause {
+  threshold,         // the private list reached the threshold: the batch may wait, and the
+                     // deleters of the first round wait on `t.reclaimable`
+  deleters_retired,  // a deferred deleter retired: the deleters still deferred run, and then
+                     // rounds scan and reclaim at once until no deleter retires any more
+  reclaimer,         // NB-H4's background thread, which never retires: reclaim at once
+};
+
 // A pass by a live thread over its private list and the shared list.
-void pass_alive(hazard_thread_state& t) noexcept {
+void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
   std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held for the whole pass
   if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   t.in_pass = true;
+  if (cause == pass_cause::deleters_retired) run_deleters(std::exchange(t.reclaimable, nullptr));
   // NB-H1 (conforming variant): no batch waits; every pass scans what it took at once.
-  for (bool may_wait = !SAFERECL_MUTANT("NB-H1");; may_wait = false) {
+  bool may_wait = cause == pass_cause::threshold && !SAFERECL_MUTANT("NB-H1");
+  bool defer = cause == pass_cause::threshold;
+  for (;; may_wait = false, defer = false) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it
     hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);
     t.retired_count = 0;
@@ -227,7 +252,8 @@ void pass_alive(hazard_thread_state& t) noexcept {
       t.threshold = current_threshold();
       break;
     }
-    const scan_result s = scan_and_reclaim(b, t, /*reuse=*/true);
+    const scan_result s = scan_and_reclaim(b, t, /*reuse=*/true, defer);
+    const bool deferred_retired = defer && defer_deleters(t, s.doomed);
     if (SAFERECL_MUTANT("MH-08")) {  // objects retired by those deleters skip the check
       run_deleters(std::exchange(t.retired, nullptr));
       t.retired_count = 0;
@@ -245,8 +271,10 @@ void pass_alive(hazard_thread_state& t) noexcept {
     // again at once, generation after generation, instead of leaving each generation for a
     // full threshold of later retires (a 20,000-node chain would need millions). A loop,
     // not recursion; each round reclaimed something, and what stays protected is at most
-    // one object per hazard, so a round costs O(records) beyond what it reclaims.
-    const bool deleters_retired = t.retired_count > s.nkept && !SAFERECL_MUTANT("MH-31");
+    // one object per hazard, so a round costs O(records) beyond what it reclaims. (A round
+    // that deferred its deleters ran only those of an earlier pass.)
+    const bool deleters_retired =
+        (defer ? deferred_retired : t.retired_count > s.nkept) && !SAFERECL_MUTANT("MH-31");
     if (t.retired_count < t.threshold && !deleters_retired) break;
   }
   t.in_pass = false;
@@ -260,7 +288,7 @@ void pass_shared(hazard_thread_state& t) noexcept {
     hazard_retired_node* list = take_shared();
     if (list == nullptr) break;
     const std::size_t pushed_before = t_shared_retires;
-    const scan_result s = scan_and_reclaim({{list}, stamp_batch()}, t, /*reuse=*/false);
+    const scan_result s = scan_and_reclaim({{list}, stamp_batch()}, t, /*reuse=*/false, /*defer=*/false);
     if (s.kept != nullptr) push_shared(s.kept, s.kept_tail, s.nkept);
     if (s.nreclaimed == 0) break;
     // Cascade, as in pass_alive: what this thread's deleters retired went to the shared list.
@@ -307,7 +335,7 @@ void* reclaimer_main(void*) {
     if (t.phase == hazard_phase::alive &&
         (g_shared.head.load(std::memory_order_relaxed) != nullptr || t.retired != nullptr ||
          t.pending != nullptr))
-      pass_alive(t);
+      pass_alive(t, pass_cause::reclaimer);
     ::usleep(500);
   }
   return nullptr;
@@ -333,7 +361,19 @@ bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
 }  // namespace hazard_impl
 
 void hazard_retire_overflow(hazard_thread_state& t) noexcept {
-  if (!t.in_pass && !leave_to_reclaimer(t)) pass_alive(t);
+  if (!t.in_pass && !leave_to_reclaimer(t)) pass_alive(t, pass_cause::threshold);
+}
+
+void hazard_deleter_retired(hazard_thread_state& t, std::ptrdiff_t n) noexcept {
+  if (SAFERECL_MUTANT("MH-08")) {  // the n objects it just retired are reclaimed unchecked
+    hazard_retired_node* last = t.retired;
+    for (std::ptrdiff_t i = 1; i < n; ++i) last = node_access::next(last);
+    hazard_retired_node* list = std::exchange(t.retired, std::exchange(node_access::next(last), nullptr));
+    t.retired_count -= n;
+    return run_deleters(list);
+  }
+  // MH-31: no cascade: what deleters retire waits for the threshold
+  if (!SAFERECL_MUTANT("MH-31")) pass_alive(t, pass_cause::deleters_retired);
 }
 
 void hazard_retire_slow(hazard_retired_node* n) noexcept {
@@ -377,7 +417,7 @@ void hazard_retire_locked(hazard_retired_node* n) noexcept {
   }
   node_access::next(n) = t.retired;
   t.retired = n;
-  if (++t.retired_count >= t.threshold) pass_alive(t);
+  if (++t.retired_count >= t.threshold) pass_alive(t, pass_cause::threshold);
 }
 
 }  // namespace saferecl::detail

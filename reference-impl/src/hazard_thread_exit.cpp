@@ -105,7 +105,10 @@ void hand_back(hazard_thread_state& t) noexcept {
     t.cached = 0;
   }
   while (t.cached != 0) release_to_pool(hazard_rec(t.cache[--t.cached]));
-  t.retired = concat(std::exchange(t.pending, nullptr), t.retired);  // and the batch awaiting a fence
+  // and the batch awaiting a fence, and the objects whose deleters were deferred (scanned
+  // again where they go: cheaper to reason about than running deleters at thread exit)
+  t.retired = concat(std::exchange(t.pending, nullptr), t.retired);
+  t.retired = concat(std::exchange(t.reclaimable, nullptr), t.retired);
   if (SAFERECL_MUTANT("MH-13")) {  // the private retired list is simply forgotten
     t.retired = nullptr;
     t.retired_count = 0;

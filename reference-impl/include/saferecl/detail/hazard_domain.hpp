@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "saferecl/detail/asymmetric_fence.hpp"
 #include "saferecl/detail/config.hpp"
@@ -130,6 +131,8 @@ struct hazard_thread_state {
   std::ptrdiff_t threshold = 0;            // pass trigger, refreshed after every pass
   hazard_retired_node* pending = nullptr;  // detached by the last pass, waiting for a heavy
   std::uint64_t pending_stamp = 0;         // fence numbered pending_stamp or later
+  hazard_retired_node* reclaimable = nullptr;  // found unprotected by a pass, deleters not
+                                               // yet run: one runs per later retire
   hazard_phase phase = hazard_phase::uninit;
   bool in_pass = false;                    // a pass is running on this thread
   std::uintptr_t* scratch = nullptr;       // reusable hazard snapshot buffer
@@ -145,6 +148,8 @@ inline constinit thread_local hazard_thread_state hazard_tls{};
 hazard_ref hazard_acquire_slow();                                // may throw bad_alloc
 void hazard_release_slow(hazard_ref h) noexcept;                 // cache full or no cache; h may be empty
 void hazard_retire_overflow(hazard_thread_state& t) noexcept;    // private list reached threshold
+void hazard_deleter_retired(hazard_thread_state& t, std::ptrdiff_t n) noexcept;  // a deferred
+                                                                // deleter retired n objects
 void hazard_retire_slow(hazard_retired_node* n) noexcept;        // thread not (or no longer) alive
 hazard_record* hazard_acquire_chain(std::size_t n);              // n records, all or nothing
 hazard_ref hazard_ref_for(hazard_record* r) noexcept;            // tag with the fence mode
@@ -301,6 +306,21 @@ SAFERECL_HP_INLINE void hazard_destroy(hazard_ref h) noexcept {
   hazard_release_slow(h);  // an empty holder included: it has nothing to give back
 }
 
+// Runs the deleter of one object that a pass found unprotected (see "Deleters run one per
+// retire" in saferecl/hazard_pointer.hpp). It runs as inside a pass: what it retires is only
+// queued, and no deleter runs within it. A deleter that retired starts a cascade.
+inline void hazard_reclaim_one(hazard_thread_state& t) noexcept {
+  hazard_retired_node* n = std::exchange(t.reclaimable, nullptr);
+  const std::ptrdiff_t queued = t.retired_count;
+  t.in_pass = true;
+  hazard_node_access::reclaim(std::exchange(n, hazard_node_access::next(n)));
+  t.in_pass = false;
+  t.reclaimable = n;
+  __builtin_prefetch(n);  // the next retire's: last touched by the pass, long out of L1
+  if (t.retired_count != queued) [[unlikely]]
+    hazard_deleter_retired(t, t.retired_count - queued);
+}
+
 inline void hazard_retire(hazard_retired_node* n) noexcept {
   if (SAFERECL_MUTANT("MH-09")) return hazard_retire_locked(n);
   if (SAFERECL_MUTANT("NB-H39")) return hazard_retire_shared(n, [] {});  // conforming
@@ -312,6 +332,7 @@ inline void hazard_retire(hazard_retired_node* n) noexcept {
     if ((++t.retired_count >= t.threshold || SAFERECL_MUTANT("NB-H1")) &&
         !SAFERECL_MUTANT("MH-12")) [[unlikely]]
       hazard_retire_overflow(t);
+    if (t.reclaimable != nullptr) hazard_reclaim_one(t);
     return;
   }
   hazard_retire_slow(n);
