@@ -1,8 +1,9 @@
-// Reclamation: the pass (fence, hazard snapshot, one walk that runs the deleters, cascade) by
-// a live thread over its private list and the shared list, the pass over the shared list
-// alone, the retire slow paths that trigger them, and the NB-H4 variant's background
-// reclaimer (stopped at exit, restarted in a forked child). Design:
-// saferecl/hazard_pointer.hpp, "Reclamation pass".
+// Reclamation: the pass (fence, hazard snapshot, one walk that keeps the protected and dooms
+// the rest, cascade) by a live thread over its private list and the shared list, the pass
+// over the shared list alone, the retire slow paths that trigger them, the cascade a deferred
+// deleter starts, and the NB-H4 variant's background reclaimer (stopped at exit, restarted in
+// a forked child). Design: saferecl/hazard_pointer.hpp, "Reclamation pass" and "Deleters run
+// one per retire".
 #include "background_thread.hpp"
 #include "hazard_internal.hpp"
 
@@ -217,7 +218,7 @@ batch take_batch(hazard_thread_state& t, hazard_retired_node* fresh, bool may_wa
 
 // The doomed objects of a pass wait on `t.reclaimable`, one deleter per later retire. Those
 // of an earlier pass that still wait run now, so that no more than one pass's output ever
-// waits (the bound in "Bound"). True if those deleters retired objects.
+// waits (saferecl/hazard_pointer.hpp, "Bound on outstanding"). True if those deleters retired.
 bool defer_deleters(hazard_thread_state& t, hazard_retired_node* doomed) noexcept {
   const std::ptrdiff_t queued = t.retired_count;
   if (doomed != nullptr) run_deleters(std::exchange(t.reclaimable, doomed));
@@ -244,7 +245,8 @@ void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
   // Under TSan deleters run as the scan finds them: TSan forgets old accesses (its shadow is
   // reset as threads use up their epochs), so a deleter run thousands of retires after the
   // scan can find a racing reader's writes already forgotten (mutant MH-03 survived so).
-  bool defer = cause == pass_cause::threshold && !kTsanBuild;
+  // NB-H11 (conforming variant): deferred under TSan too.
+  bool defer = cause == pass_cause::threshold && (!kTsanBuild || SAFERECL_MUTANT("NB-H11"));
   for (;; may_wait = false, defer = false) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it
     hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);

@@ -65,14 +65,17 @@
 //      array (a per-thread buffer reused across passes; if it cannot be allocated, each
 //      object is compared against the records directly instead);
 //   4. walk the detached objects once: an object whose key is in the snapshot is kept;
-//   5. every other object's deleter runs as the walk reaches it, on this thread, exactly
-//      once, with the complete-object pointer (the T*, which is also the key hazards are
-//      compared with); none runs before the snapshot is complete, and one walk instead of
-//      a split and a second walk over the doomed saves re-linking and re-reading a list
-//      that no longer fits in L1;
+//   5. every other object is doomed: its deleter runs on this thread, exactly once, with
+//      the complete-object pointer (the T*, which is also the key hazards are compared
+//      with), never before the snapshot is complete: one per later retire of the thread
+//      (see "Deleters run one per retire" below), or as the walk reaches it in the rounds
+//      of step 7, in passes over the shared list alone and under TSan; one walk instead of
+//      a split and a second walk over the doomed saves re-reading a list that no longer
+//      fits in L1;
 //   6. push the kept objects back onto the private list and refresh the threshold;
-//   7. if the deleters retired so much that the list is again at the threshold, go to 1
-//      (the rounds after the first scan at once: no batch waits in them).
+//   7. if deleters retired (the next node of a list, say) or left the list again at the
+//      threshold, go to 1 (the rounds after the first scan at once: no batch waits in them,
+//      and no deleter waits).
 //
 // No lock is taken anywhere. Passes on different threads work on disjoint lists (each list
 // is owned by one thread, and the shared list is taken by an atomic exchange), so an object
@@ -93,6 +96,25 @@
 // scanning two batches takes longer than retiring one, so two threads retiring side by side
 // fall into step with each one's batch waiting while the other scans, and the other's fence
 // lands just before the stamp, not after it (README, Benchmarks).
+//
+// Deleters run one per retire. A pass leaves the objects it doomed on the thread's
+// `reclaimable` list, and every later retire of the thread runs one of their deleters. The
+// snapshot that doomed them stays valid however late that is: each was unlinked before the
+// pass's fence, so a reader that protects it afterwards fails validation, and no hazard can
+// come back for it. Why: the allocator. A pass that ran thousands of deleters at once
+// overflowed glibc's per-thread cache (7 chunks a size) into its locked bins, and the `new`
+// before each later retire took its chunk back from there: 75% of hp/retire's samples at 2
+// threads were malloc and free. One delete per retire hands the next `new` the chunk just
+// freed, from the thread cache, and a retire no longer stalls for a whole batch of
+// deleters. What a pass doomed while an earlier pass's doomed still wait makes those run at
+// once, so one pass's output waits at most. A deferred deleter that retires starts the
+// cascade at once (step 7): the deleters still waiting run, and a pass scans without
+// waiting, so a chain of links whose deleters retire the next drains as fast as before. A
+// thread that exits hands its doomed objects to the shared list with its private list
+// (scanned again there). Under TSan deleters run at the scan: TSan forgets old accesses as
+// threads use up their epochs, and a deleter run thousands of retires later can find a
+// racing reader's writes already forgotten (mutant MH-03 survived so; the conforming
+// variant NB-H11 defers under TSan too).
 //
 // Re-entrancy. Deleters may retire objects, make, use and destroy hazard pointers, and
 // allocate-protect-retire a child while it is protected. Objects retired during a pass go
@@ -125,7 +147,9 @@
 //   make_hazard_pointer     thread-local pop; slow path: CAS on free records, or allocate a
 //                           block (the only allocation; may throw bad_alloc)
 //   ~hazard_pointer         release store of null + thread-local push
-//   retire                  thread-local push + compare; every >= theta/2 retires one pass:
+//   retire                  thread-local push + compare + one deferred deleter (the next
+//                           `new` of its size then takes the freed chunk from glibc's
+//                           thread cache); every >= theta/2 retires one pass:
 //                           a full fence, at most one membarrier (none if another thread's
 //                           covers the batch) + O(R) loads + O(L log R) lookups for L
 //                           objects, i.e. O(1) amortized per retired object
@@ -192,14 +216,17 @@
 // BOUND ON OUTSTANDING (RETIRED, NOT YET RECLAIMED) OBJECTS
 // ============================================================================================
 //
-// With theta = max(4096, 2R) and L = the number of live threads whose private list or
-// waiting batch is not empty, whenever no pass is running:
+// With theta = max(4096, 2R) and L = the number of live threads whose private list,
+// waiting batch or doomed list is not empty, whenever no pass is running:
 //
-//     outstanding  <  (3L + 1) * theta
+//     outstanding  <  (7L + 1) * theta
 //
 // (each private list is < theta; a waiting batch is one private list at its threshold plus
-// the shared list the pass took with it, < 2 theta; the shared list is < theta because
-// whoever pushes it to theta runs a pass over it). A waiting batch is scanned at the
+// the shared list the pass took with it, < 2 theta; the doomed objects awaiting their
+// deleters are what one pass scanned, a fresh and a waiting batch, < 4 theta, and no more
+// than one pass's; the shared list is < theta because whoever pushes it to theta runs a
+// pass over it). The doomed list shrinks by one per retire, so it is mostly the smaller
+// term: the HX-02 run of the qoi tier stays far inside its bound. A waiting batch is scanned at the
 // thread's next pass or handed to the shared list when the thread exits. A thread inside a
 // pass additionally holds the batch it took
 // (< 2 * theta) plus whatever its own deleters retire meanwhile. Objects kept because
@@ -219,14 +246,16 @@
 // 8192, next to 27 for ck (whose readers pay a full fence on every protect instead: 13x
 // the reference's protect). 4096 takes most of that gain for 3,096 more objects per
 // retiring thread before its first pass: the bound stays far inside what the qoi tests allow
-// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer, against 3 theta = 12,288
-// with a waiting batch; H9: outstanding does not grow with the number retired), and the
+// (HX-02: 32,768 per retiring thread plus 64 per hazard pointer, against 7 theta = 28,672
+// with a waiting batch and deferred deleters; H9: outstanding does not grow with the number
+// retired), and the
 // cascade (step 7) is untouched: a chain still drains in the first pass that reaches it.
 // Latency, counted in the thread's own retires, is 4096 instead of 1000 (at the benchmark's
-// 12-30 ns per retire, 50-120 us), 8192 for an object in a batch that waits. What the
-// pass does not amortize is the allocator: a batch of frees overflows glibc's per-thread
-// cache (7 chunks a size) into its shared bins, 70% of retire's samples at one thread,
-// which baseline/new_delete_deferred measures on its own.
+// 12-30 ns per retire, 50-120 us), 8192 for an object in a batch that waits, and up to as
+// many again until its deferred deleter runs. The allocator, which the pass alone did not
+// amortize (a batch of frees overflowing glibc's per-thread cache, 70% of retire's samples
+// at one thread; baseline/new_delete_deferred measures it on its own), is what running
+// deleters one per retire addresses (above).
 //
 // ============================================================================================
 // CONFORMANCE NOTES
