@@ -8,6 +8,7 @@
 //                         driving grace periods for others, rcu_synchronize
 //   rcu_callbacks.cpp     the callback queue: retire, executors, rcu_barrier, the callback
 //                         thread of the conforming variants NB-R4/NB-R10
+//   rcu_node_cache.cpp    the slow paths of the thread's cache of rcu_retire node blocks
 //   rcu_process.cpp       process-wide: the domain object, one-time initialization, fork
 //
 // The algorithm and its ordering argument are described at the top of saferecl/rcu.hpp;
@@ -153,6 +154,8 @@ extern pthread_once_t g_once;
 extern pthread_key_t g_exit_key;
 extern bool g_exit_key_ok;
 extern bool g_symmetric;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
+extern pthread_key_t g_node_cache_key;  // its destructor releases the thread's node cache
+extern bool g_node_cache_key_ok;
 
 // rcu_process.cpp
 void init_once() noexcept;
@@ -173,6 +176,9 @@ void release_gp_lock() noexcept;
 void wait_for_readers(rcu_domain& d) noexcept;
 void begin_grace_period_early(rcu_domain& d) noexcept;
 void drive_until(rcu_domain& d, u64 target) noexcept;
+
+// rcu_node_cache.cpp
+void close_node_cache(void*) noexcept;  // g_node_cache_key's destructor
 
 // rcu_callbacks.cpp
 void publish_ready_hint(rcu_domain& d) noexcept;
