@@ -15,6 +15,7 @@ namespace detail::rcu_impl {
 constinit rcu_state g;
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
+std::atomic<bool> g_inited{false};
 pthread_key_t g_exit_key;
 bool g_exit_key_ok = false;
 bool g_symmetric = false;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
@@ -57,6 +58,7 @@ void init_once() noexcept {
   g_node_cache_key_ok = ::pthread_key_create(&g_node_cache_key, &close_node_cache) == 0;
   (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
   if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
+  g_inited.store(true, std::memory_order_release);
 }
 
 // MR-33, MR-34: an allocation that a mutant's design makes (a per-call waiter record, a

@@ -72,14 +72,20 @@
 // fences), and one that loops cannot starve the others.
 //
 // CALLBACKS. retire() and rcu_retire() append a node to the domain's FIFO queue (under a
-// short futex lock) tagged with the snapshot target of gp_seq and a queue sequence number.
-// rcu_obj_base embeds its node, so retire() never allocates and cannot fail; rcu_retire()
-// makes one allocation (node + pointer + deleter), made before the deleter is moved, so a
-// bad_alloc or a throwing move leaves nothing scheduled and the caller owning p. A node is
-// runnable when gp_seq reaches its target, i.e. after a whole grace period that began after
-// it was queued. Runnable nodes form a prefix of the queue; an executor detaches the prefix
-// under the lock, registers an in-flight ticket (its first sequence number), drops the lock,
-// runs the deleters, then removes the ticket under the lock and wakes sleeping barriers.
+// short futex lock whose release is a plain store: rcu_internal.hpp, asymmetric_futex_lock)
+// tagged with the snapshot target of gp_seq and a queue sequence number. rcu_obj_base
+// embeds its node, so retire() never allocates and cannot fail; rcu_retire() puts node +
+// pointer + deleter in one block, obtained before the deleter is moved, so a bad_alloc or a
+// throwing move leaves nothing scheduled and the caller owning p. The block comes from the
+// thread's node cache when the node fits 64 bytes (deleters of up to 16 bytes), else from
+// new: the thread that runs a node gives its block back to its own cache
+// (detail/rcu_node_cache.hpp), so a thread that retires and runs reuses blocks without the
+// heap. A node is runnable when gp_seq reaches its target, i.e. after a whole grace period
+// that began after it was queued. Runnable nodes form a prefix of the queue (the whole queue
+// once gp_seq reaches the largest target queued: detached without a walk through the
+// nodes); an executor detaches the prefix under the lock, registers an in-flight ticket (its
+// first sequence number), drops the lock, runs the deleters, then removes the ticket under
+// the lock and wakes sleeping barriers.
 // Executors: retire / rcu_retire outside any region (runnable nodes; and once more than
 // kRcuRetireThreshold (1024) evaluations are pending, the retiring thread drives a grace
 // period first -- which bounds the queue), the outermost unlock() (runnable nodes only, and
@@ -110,10 +116,13 @@
 //                      threads spinning in regions on 2 cores: see the top README's
 //                      benchmark section (rcu/synchronize/readers:N).
 //   retire:            a queue lock; per 1024 retires outside regions one grace period.
-//   rcu_retire:        retire plus one allocation; a null p and any move-constructible,
-//                      callable-with-T* deleter are accepted.
+//   rcu_retire:        retire plus a block from the thread's cache (a few TLS loads and
+//                      stores), or one allocation when it is empty or the node is larger
+//                      than 64 bytes; a null p and any move-constructible, callable-with-T*
+//                      deleter are accepted. rcu/retire_barrier: top README, Benchmarks.
 //   Memory: pending evaluations stay below ~1024 + (concurrent retirers) while callers
-//   retire outside regions; readers holding regions forever hold back reclamation.
+//   retire outside regions; readers holding regions forever hold back reclamation. Each
+//   thread that runs deleters keeps up to 1024 free 64-byte blocks, released at its exit.
 // The design supports exactly one domain (the standard offers no way to create another).
 //
 // MEMORY ORDERING.

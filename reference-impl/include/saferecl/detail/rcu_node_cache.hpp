@@ -4,7 +4,7 @@
 // rcu_retire(p, d) needs a node for {p, d}. With a new + delete per node, the heap was a
 // third of rcu/retire_barrier's cost (glibc's per-thread cache holds 7 chunks of a size, so
 // a batch of 1024 goes through malloc's bins). Nodes of at most kRcuNodeBlock bytes
-// (stateless and one-word deleters) live in fixed-size blocks instead: the retiring thread
+// (deleters of up to 16 bytes) live in fixed-size blocks instead: the retiring thread
 // takes one from its cache, and the thread that runs the evaluation gives it back to its own.
 // A thread that retires and also runs what it retired (the retiring thread drives and runs
 // at the threshold, rcu.hpp "Callbacks") reuses its blocks without touching the heap.
