@@ -60,10 +60,15 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   rcu_cb_node* const first = g.head;
   rcu_cb_node* last = nullptr;
   u64 n = 0;
-  const u64 most = lazy_drainer() ? kLazyBatch : ~u64{0};  // NB-R11: a small batch
-  for (rcu_cb_node* p = first; p != nullptr && p->snap <= done && n < most; p = p->next) {
-    last = p;
-    ++n;
+  if (g.max_snap <= done && !lazy_drainer()) {  // the whole queue, without a walk through it
+    last = g.tail;
+    n = g.enq_count - g.taken_count;
+  } else {
+    const u64 most = lazy_drainer() ? kLazyBatch : ~u64{0};  // NB-R11: a small batch
+    for (rcu_cb_node* p = first; p != nullptr && p->snap <= done && n < most; p = p->next) {
+      last = p;
+      ++n;
+    }
   }
   if (n == 0) {
     g.cb_lock.unlock();
@@ -292,6 +297,7 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   const u64 s = g.gp_seq.load(std::memory_order_seq_cst);
   const u64 target = SAFERECL_MUTANT("MR-04") ? target_joining(s) : target_after(s);
   n->snap = target;
+  if (target > g.max_snap) g.max_snap = target;
   n->seq = g.enq_count++;
   n->next = nullptr;
   if (g.tail) {
@@ -306,7 +312,7 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   // n may already be running on another thread: do not touch it any more.
 
   // NB-R3 (conforming): no early start; a barrier then waits for regions begun after this.
-  if (!SAFERECL_MUTANT("NB-R3")) begin_grace_period_early(d);
+  if (!SAFERECL_MUTANT("NB-R3") && !grace_period_running()) begin_grace_period_early(d);
   const bool over = pending >= (lazy_drainer() ? kLazyHighWater : kRcuRetireThreshold);
   if (SAFERECL_MUTANT("MR-09") && over) drive_until(d, target);  // waits even in a region
   if (t_in_executor || SAFERECL_MUTANT("NB-R2")) return;  // a deleter's retire only queues

@@ -93,12 +93,12 @@ void release_gp_lock() noexcept {
   if (g.gp_turn_waiters.load(std::memory_order_seq_cst) != 0) futex_wake_all(g.gp_turns);
 }
 
-// Called by a retire after it took its snapshot of gp_seq: when no grace period is in
-// progress, begin the one its evaluation waits for, as far as that needs no wait (start and
-// flip). Never blocks, so it is safe inside a region and inside a deleter. At most one
-// heavy fence per grace period: the next retire finds this one in progress.
+// Called by a retire after it took its snapshot of gp_seq, when it saw no grace period in
+// progress (the test is inline, at the caller: most retires find one running): begin the
+// one its evaluation waits for, as far as that needs no wait (start and flip). Never blocks,
+// so it is safe inside a region and inside a deleter. At most one heavy fence per grace
+// period: the stage, read under gp_lock, says whether another caller began it meanwhile.
 void begin_grace_period_early(rcu_domain& d) noexcept {
-  if ((g.gp_seq.load(std::memory_order_relaxed) & 1) != 0) return;
   if (!g.gp_lock.try_lock()) return;
   if (g.stage == rcu_state::gp_stage::idle &&
       !any_blocking_reader(acc::gp_ctr(d).load(std::memory_order_relaxed), false)) {

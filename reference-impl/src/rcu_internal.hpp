@@ -8,6 +8,7 @@
 //                         driving grace periods for others, rcu_synchronize
 //   rcu_callbacks.cpp     the callback queue: retire, executors, rcu_barrier, the callback
 //                         thread of the conforming variants NB-R4/NB-R10
+//   rcu_node_cache.cpp    the slow paths of the thread's cache of rcu_retire node blocks
 //   rcu_process.cpp       process-wide: the domain object, one-time initialization, fork
 //
 // The algorithm and its ordering argument are described at the top of saferecl/rcu.hpp;
@@ -102,6 +103,48 @@ class futex_lock {
   std::atomic<u32> state_{0};
 };
 
+// The queue lock (cb_lock), taken once per retire: a futex mutex whose release is a plain
+// store. A locked exchange waits for every earlier store to drain -- the node just written
+// among them -- and took a third of rcu_enqueue's time. A plain store cannot learn that
+// someone sleeps, so a sleeper counts itself and issues heavy_fence() before it tries again
+// and sleeps; a release stores, light_fence(), then reads the count: either the sleeper's
+// try sees the lock free, or the release sees the sleeper and wakes it (the StoreLoad
+// pairing of (a)). A woken sleeper that loses the race sleeps again, still counted, so a
+// later release wakes it. The cost moves to contention: a membarrier before a sleep (after
+// 100 spins).
+class asymmetric_futex_lock {
+ public:
+  bool try_lock() noexcept {
+    u32 c = 0;
+    return state_.compare_exchange_strong(c, 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+  void lock() noexcept {
+    if (try_lock()) return;
+    for (int i = 0; i < 100; ++i) {
+      cpu_relax();
+      if (state_.load(std::memory_order_relaxed) == 0 && try_lock()) return;
+    }
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    heavy_fence();
+    while (!try_lock()) futex_wait(state_, 1);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  }
+  void unlock() noexcept {
+    state_.store(0, kRcuPublish);
+    light_fence();
+    if (sleepers_.load(kRcuFlagsLoad) != 0) futex_wake_one(state_);
+  }
+  void reset() noexcept {
+    state_.store(0, std::memory_order_relaxed);
+    sleepers_.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<u32> state_{0};     // 0 free, 1 locked
+  std::atomic<u32> sleepers_{0};  // threads between their heavy fence and the lock
+};
+
 // An executor's record of the evaluations it has detached and is running: [lo, ...).
 struct inflight_ticket {
   u64 lo;
@@ -132,13 +175,14 @@ struct rcu_state {
   rcu_reader_tls* registry = nullptr;
 
   // Callback queue, all fields but the atomics guarded by cb_lock.
-  alignas(kCacheLine) futex_lock cb_lock;
+  alignas(kCacheLine) asymmetric_futex_lock cb_lock;
   rcu_cb_node* head = nullptr;
   rcu_cb_node* tail = nullptr;
   u64 enq_count = 0;    // evaluations ever queued (next sequence number)
   u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
   inflight_ticket* inflight = nullptr;
   u64 finished_count = 0;  // evaluations ever finished by executors (read by MR-61 only)
+  u64 max_snap = 0;        // the largest snap ever queued: once reached, all are runnable
   u32 barrier_waiters = 0;
   bool torn_down = false;                   // MR-25 only
   std::atomic<u64> head_snap{~u64{0}};      // snap of the queue head (for the ready hint)
@@ -153,10 +197,16 @@ extern pthread_once_t g_once;
 extern pthread_key_t g_exit_key;
 extern bool g_exit_key_ok;
 extern bool g_symmetric;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
+extern pthread_key_t g_node_cache_key;  // its destructor releases the thread's node cache
+extern bool g_node_cache_key_ok;
 
 // rcu_process.cpp
 void init_once() noexcept;
-inline void ensure_init() noexcept { (void)::pthread_once(&g_once, &init_once); }
+extern std::atomic<bool> g_inited;  // init_once has run: the inline test spares a call
+inline void ensure_init() noexcept {
+  if (!g_inited.load(std::memory_order_acquire)) [[unlikely]]
+    (void)::pthread_once(&g_once, &init_once);
+}
 void mutant_allocate(std::size_t n);  // MR-33, MR-34
 
 // rcu_readers.cpp
@@ -171,8 +221,14 @@ inline u64 target_after(u64 s) noexcept { return (s + 3) & ~u64{1}; }
 inline u64 target_joining(u64 s) noexcept { return (s & 1) ? s + 1 : s + 2; }
 void release_gp_lock() noexcept;
 void wait_for_readers(rcu_domain& d) noexcept;
-void begin_grace_period_early(rcu_domain& d) noexcept;
+inline bool grace_period_running() noexcept {
+  return (g.gp_seq.load(std::memory_order_relaxed) & 1) != 0;
+}
+void begin_grace_period_early(rcu_domain& d) noexcept;  // when !grace_period_running()
 void drive_until(rcu_domain& d, u64 target) noexcept;
+
+// rcu_node_cache.cpp
+void close_node_cache(void*) noexcept;  // g_node_cache_key's destructor
 
 // rcu_callbacks.cpp
 void publish_ready_hint(rcu_domain& d) noexcept;

@@ -15,9 +15,12 @@ namespace detail::rcu_impl {
 constinit rcu_state g;
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
+std::atomic<bool> g_inited{false};
 pthread_key_t g_exit_key;
 bool g_exit_key_ok = false;
 bool g_symmetric = false;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
+pthread_key_t g_node_cache_key;
+bool g_node_cache_key_ok = false;
 
 // ---------------------------------------------------------------------------------- fork
 void fork_prepare() noexcept { g.cb_lock.lock(); }
@@ -52,8 +55,10 @@ void fork_child() noexcept {
 void init_once() noexcept {
   g_symmetric = current_fence_mode() != fence_mode::asymmetric;  // decided for good
   g_exit_key_ok = ::pthread_key_create(&g_exit_key, &thread_exit) == 0;
+  g_node_cache_key_ok = ::pthread_key_create(&g_node_cache_key, &close_node_cache) == 0;
   (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
   if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
+  g_inited.store(true, std::memory_order_release);
 }
 
 // MR-33, MR-34: an allocation that a mutant's design makes (a per-call waiter record, a

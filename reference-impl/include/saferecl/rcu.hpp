@@ -72,14 +72,20 @@
 // fences), and one that loops cannot starve the others.
 //
 // CALLBACKS. retire() and rcu_retire() append a node to the domain's FIFO queue (under a
-// short futex lock) tagged with the snapshot target of gp_seq and a queue sequence number.
-// rcu_obj_base embeds its node, so retire() never allocates and cannot fail; rcu_retire()
-// makes one allocation (node + pointer + deleter), made before the deleter is moved, so a
-// bad_alloc or a throwing move leaves nothing scheduled and the caller owning p. A node is
-// runnable when gp_seq reaches its target, i.e. after a whole grace period that began after
-// it was queued. Runnable nodes form a prefix of the queue; an executor detaches the prefix
-// under the lock, registers an in-flight ticket (its first sequence number), drops the lock,
-// runs the deleters, then removes the ticket under the lock and wakes sleeping barriers.
+// short futex lock whose release is a plain store: rcu_internal.hpp, asymmetric_futex_lock)
+// tagged with the snapshot target of gp_seq and a queue sequence number. rcu_obj_base
+// embeds its node, so retire() never allocates and cannot fail; rcu_retire() puts node +
+// pointer + deleter in one block, obtained before the deleter is moved, so a bad_alloc or a
+// throwing move leaves nothing scheduled and the caller owning p. The block comes from the
+// thread's node cache when the node fits 64 bytes (deleters of up to 16 bytes), else from
+// new: the thread that runs a node gives its block back to its own cache
+// (detail/rcu_node_cache.hpp), so a thread that retires and runs reuses blocks without the
+// heap. A node is runnable when gp_seq reaches its target, i.e. after a whole grace period
+// that began after it was queued. Runnable nodes form a prefix of the queue (the whole queue
+// once gp_seq reaches the largest target queued: detached without a walk through the
+// nodes); an executor detaches the prefix under the lock, registers an in-flight ticket (its
+// first sequence number), drops the lock, runs the deleters, then removes the ticket under
+// the lock and wakes sleeping barriers.
 // Executors: retire / rcu_retire outside any region (runnable nodes; and once more than
 // kRcuRetireThreshold (1024) evaluations are pending, the retiring thread drives a grace
 // period first -- which bounds the queue), the outermost unlock() (runnable nodes only, and
@@ -110,10 +116,13 @@
 //                      threads spinning in regions on 2 cores: see the top README's
 //                      benchmark section (rcu/synchronize/readers:N).
 //   retire:            a queue lock; per 1024 retires outside regions one grace period.
-//   rcu_retire:        retire plus one allocation; a null p and any move-constructible,
-//                      callable-with-T* deleter are accepted.
+//   rcu_retire:        retire plus a block from the thread's cache (a few TLS loads and
+//                      stores), or one allocation when it is empty or the node is larger
+//                      than 64 bytes; a null p and any move-constructible, callable-with-T*
+//                      deleter are accepted. rcu/retire_barrier: top README, Benchmarks.
 //   Memory: pending evaluations stay below ~1024 + (concurrent retirers) while callers
-//   retire outside regions; readers holding regions forever hold back reclamation.
+//   retire outside regions; readers holding regions forever hold back reclamation. Each
+//   thread that runs deleters keeps up to 1024 free 64-byte blocks, released at its exit.
 // The design supports exactly one domain (the standard offers no way to create another).
 //
 // MEMORY ORDERING.
@@ -166,6 +175,7 @@
 
 #include "saferecl/detail/config.hpp"
 #include "saferecl/detail/mutation.hpp"
+#include "saferecl/detail/rcu_node_cache.hpp"
 #include "saferecl/detail/rcu_reader.hpp"
 
 #define SAFERECL_LIB_RCU 202306L
@@ -209,21 +219,44 @@ template <class T, class D>
 inline constexpr bool rcu_no_other_base_v =
     rcu_base_probe<T>::template only_base<rcu_obj_base<T, D>>();
 
-// The node that rcu_retire allocates: one allocation holds the node, p and the deleter.
+// The node that rcu_retire makes: one block holds the node, p and the deleter -- from the
+// thread's node cache when the node fits one (detail/rcu_node_cache.hpp), else from new.
 template <class T, class D>
 struct rcu_retire_node final : rcu_cb_node {
   rcu_retire_node(T* p, D&& d) : rcu_cb_node{}, ptr(p), deleter(std::move(d)) {
     this->invoke = &run;
   }
+  static constexpr bool fits_block() noexcept {
+    return sizeof(rcu_retire_node) <= kRcuNodeBlock &&
+           alignof(rcu_retire_node) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+  }
+  // Gets the block before it moves d: a bad_alloc, or a throwing move, schedules nothing.
+  static rcu_retire_node* make(T* p, D&& d) {
+    if constexpr (!fits_block()) {
+      return new rcu_retire_node(p, std::move(d));
+    } else {
+      void* const block = rcu_node_take();
+      try {
+        return ::new (block) rcu_retire_node(p, std::move(d));
+      } catch (...) {
+        rcu_node_give(block);
+        throw;
+      }
+    }
+  }
   static void run(rcu_cb_node* n) noexcept {
     auto* self = static_cast<rcu_retire_node*>(n);
     self->deleter(self->ptr);
-    if (SAFERECL_MUTANT("MR-50")) std::destroy_at(&self->deleter);  // and again by the delete
-    if (SAFERECL_MUTANT("MR-51")) return std::allocator<rcu_retire_node>().deallocate(self, 1);  // d1 never destroyed
-    delete self;
+    if (SAFERECL_MUTANT("MR-50")) std::destroy_at(&self->deleter);  // and again below
+    if (!SAFERECL_MUTANT("MR-51")) std::destroy_at(self);  // MR-51: d1 never destroyed
+    free_block(self);
+  }
+  static void free_block(rcu_retire_node* self) noexcept {
+    if constexpr (fits_block()) rcu_node_give(self);
+    else std::allocator<rcu_retire_node>().deallocate(self, 1);
   }
   T* ptr;
-  D deleter;
+  [[no_unique_address]] D deleter;
 };
 
 }  // namespace detail
@@ -383,7 +416,7 @@ void rcu_retire(T* p, D d, rcu_domain& dom) {
   if constexpr (std::is_move_constructible_v<D> && std::is_invocable_v<D&, T*&>) {
     if (SAFERECL_MUTANT("MR-21")) {  // on failure, still evaluates d(p), then rethrows
       try {
-        detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d)));
+        detail::rcu_enqueue(dom, detail::rcu_retire_node<T, D>::make(p, std::move(d)));
       } catch (...) {
         rcu_synchronize(dom);
         d(p);
@@ -394,16 +427,15 @@ void rcu_retire(T* p, D d, rcu_domain& dom) {
     if (SAFERECL_MUTANT("MR-32") && p == nullptr) return;  // "nothing to delete": d(p) skipped
     if (SAFERECL_MUTANT("MR-42") && p == nullptr) { d(p); return; }  // "nothing to protect": now
     if (SAFERECL_MUTANT("MR-43")) {  // an allocation failure is swallowed: nothing scheduled
-      try { detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d))); }
+      try { detail::rcu_enqueue(dom, detail::rcu_retire_node<T, D>::make(p, std::move(d))); }
       catch (const std::bad_alloc&) {}
       return;
     }
     if (SAFERECL_MUTANT("MR-44"))  // scheduled from a noexcept helper: a failure terminates
-      return [&]() noexcept { detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d))); }();
+      return [&]() noexcept { detail::rcu_enqueue(dom, detail::rcu_retire_node<T, D>::make(p, std::move(d))); }();
     if constexpr (std::is_default_constructible_v<D>)  // MR-31: a fresh D() replaces d
-      if (SAFERECL_MUTANT("MR-31")) return detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, D()));
-    // The new-expression allocates before it moves d: a throw schedules nothing.
-    detail::rcu_enqueue(dom, new detail::rcu_retire_node<T, D>(p, std::move(d)));
+      if (SAFERECL_MUTANT("MR-31")) return detail::rcu_enqueue(dom, detail::rcu_retire_node<T, D>::make(p, D()));
+    detail::rcu_enqueue(dom, detail::rcu_retire_node<T, D>::make(p, std::move(d)));
   }
 }
 

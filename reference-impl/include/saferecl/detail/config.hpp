@@ -18,6 +18,18 @@
 #define SAFERECL_TSAN 0
 #endif
 
+// AddressSanitizer: caches of freed blocks poison what they hold (detail/rcu_node_cache.hpp).
+#if defined(__SANITIZE_ADDRESS__)
+#define SAFERECL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SAFERECL_ASAN 1
+#endif
+#endif
+#ifndef SAFERECL_ASAN
+#define SAFERECL_ASAN 0
+#endif
+
 namespace saferecl::detail {
 
 inline constexpr bool kTsanBuild = SAFERECL_TSAN != 0;
