@@ -60,6 +60,8 @@ def build_benchmarks(impls: list[str], std_opts: dict[str, str], jobs: int,
     log_path.write_text(result.stdout + result.stderr)
     failed = set(re.findall(r"^FAILED: .*?\b(?:bench/|CMakeFiles/)([\w-]+)\.bench\b",
                             result.stdout, re.M))
+    if result.returncode != 0:  # a failed dependency (a library) leaves older programs behind
+        failed |= stale_programs(build.dir, {impl["name"] for impl in implementations})
     say(f"   built in {elapsed(started)}" + (f"; failed: {', '.join(sorted(failed))}" if failed else ""))
     executables = {}
     with_natives = []
@@ -78,6 +80,21 @@ def build_benchmarks(impls: list[str], std_opts: dict[str, str], jobs: int,
             if native["built"]:
                 executables[native["name"]] = build.dir / "bench" / f"{native['name']}.bench"
     return with_natives, executables
+
+
+def stale_programs(build_dir: Path, impls: set[str]) -> set[str]:
+    """The benchmark programs of `impls` (and their native ones) that the last build left out
+    of date (a library they link failed to compile): what is on disk is an older build, which
+    must not be measured as this one."""
+    stale = set()
+    for exe in (build_dir / "bench").glob("*.bench"):
+        if exe.stem.removesuffix(NATIVE_SUFFIX) not in impls:
+            continue
+        dry_run = subprocess.run(["ninja", "-C", str(build_dir), "-n", f"bench/{exe.name}"],
+                                 capture_output=True, text=True)
+        if dry_run.returncode != 0 or "no work to do" not in dry_run.stdout:
+            stale.add(exe.stem)
+    return stale
 
 
 def native_program(impl: dict, build_dir: Path, failed: set[str], log_path: Path) -> dict | None:
