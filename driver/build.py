@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
-from driver import compilers, console, language
+from driver import compilers, console, language, tree_lock
 from driver.index import index_writer
 from driver.console import elapsed, say
 from driver.environment import ensure_packages
@@ -155,6 +155,7 @@ class BuildTree:
         return self.dir / "saferecl" / "index.json"
 
     def configure(self) -> None:
+        tree_lock.hold(self.dir)
         args = ["cmake", "--preset", self.preset, "-B", str(self.dir),
                 "-DSAFERECL_IMPLEMENTATIONS=" + ";".join(self.impls),
                 "-DSAFERECL_EXCLUDED_SOURCES=" + ";".join(self.excluded),
