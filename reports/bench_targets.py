@@ -10,6 +10,12 @@ medians measured in the same run (alternating rounds), so machine speed cancels 
                        hp/retire at 1, 2, 4, 8   <= 1   x the best native peer (a library's own
                                                           API, <library>-native)
     deferred free      rcu/retire_barrier        <= 1   x the best other implementation
+                       rcu/obj_retire_barrier    <= 1   x the best other implementation
+
+The two deferred frees differ in where the node that carries an object to its deleter lives:
+rcu_retire(p) of an object without a base class needs one of its own (the libraries' native
+programs then allocate one too: an entry with a pointer), rcu_obj_base::retire() finds it in
+the object (the natives embed their entry). So each compares like with like.
 
 At one thread unless a thread count is given. A target whose comparison point is missing from
 the run (a library not installed, a filter) is "not measured", never met."""
@@ -52,6 +58,8 @@ TARGETS = [
     *(Target(f"retire (with new), {n} thread{'s' if n > 1 else ''}", "hp/retire", 1.0, "hp/retire",
              BEST_NATIVE_PEER, threads=n) for n in (1, 2, 4, 8)),
     Target("rcu_retire + rcu_barrier, per object", "rcu/retire_barrier", 1.0, "rcu/retire_barrier", BEST_PEER),
+    Target("rcu_obj_base::retire + rcu_barrier, per object", "rcu/obj_retire_barrier", 1.0,
+           "rcu/obj_retire_barrier", BEST_PEER),
 ]
 
 

@@ -12,7 +12,10 @@
 //   rcu/lock_unlock       ck_epoch_begin(record, NULL) + ck_epoch_end(record, NULL)
 //   rcu/synchronize       ck_epoch_synchronize(record), no thread inside a section
 //   rcu/retire_barrier    ck_epoch_call of kBatch objects (allocated with new, freed by delete
-//                         in the callback) + ck_epoch_barrier(record), per object
+//                         in the callback) + ck_epoch_barrier(record), per object; each object
+//                         gets an entry node of its own (new), as the case's objects have no
+//                         room for one
+//   rcu/obj_retire_barrier  the same with the entry inside the object (ck's intended use)
 //
 // Curves, as the adapter's: hp/reset_protection/live:N and hp/retire/live:N (H34) on a
 // domain of degree N, the thread's record holding N hazard pointers (ck holds any count
@@ -245,9 +248,34 @@ struct Payload {
 
 void free_payload(ck_epoch_entry_t* entry) { delete reinterpret_cast<Payload*>(entry); }
 
+// An object with no entry of its own, and the node that carries it to its callback.
+struct PlainPayload {
+  long value = 0;
+};
+struct Deferred {
+  ck_epoch_entry_t entry;
+  PlainPayload* object;
+};
+
+void free_deferred(ck_epoch_entry_t* entry) {
+  auto* node = reinterpret_cast<Deferred*>(entry);
+  delete node->object;
+  delete node;
+}
+
 constexpr int kBatch = 1024;
 
 void retire_barrier(benchmark::State& state) {
+  const EpochRecord record;
+  for (auto _ : state) {
+    for (int i = 0; i < kBatch; ++i)
+      ck_epoch_call(record.get(), &(new Deferred{{}, new PlainPayload})->entry, free_deferred);
+    ck_epoch_barrier(record.get());
+  }
+  set_objects_per_iteration(state, kBatch);
+}
+
+void obj_retire_barrier(benchmark::State& state) {
   const EpochRecord record;
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i) ck_epoch_call(record.get(), &(new Payload)->entry, free_payload);
@@ -268,4 +296,5 @@ SAFERECL_BENCH_CURVE(retire_vs_live, "hp/retire", "live", 1, 10, 100);
 SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock")->Threads(4)->Threads(8);
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
+SAFERECL_BENCH_REAL_TIME(obj_retire_barrier, "rcu/obj_retire_barrier");
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16);

@@ -6,7 +6,10 @@
 //   rcu/lock_unlock       urcu_memb_read_lock() + urcu_memb_read_unlock()
 //   rcu/synchronize       urcu_memb_synchronize_rcu(), no thread inside a region
 //   rcu/retire_barrier    urcu_memb_call_rcu() of kBatch objects (allocated with new, freed by
-//                         delete in the callback) + urcu_memb_barrier(), per object
+//                         delete in the callback) + urcu_memb_barrier(), per object; each
+//                         object gets an rcu_head node of its own (new), as the case's objects
+//                         have no room for one
+//   rcu/obj_retire_barrier  the same with the rcu_head inside the object (liburcu's intended use)
 #define _LGPL_SOURCE 1
 #include <urcu/urcu-memb.h>
 
@@ -51,9 +54,34 @@ void free_payload(rcu_head* head) {
   delete reinterpret_cast<Payload*>(reinterpret_cast<char*>(head) - offsetof(Payload, head));
 }
 
+// An object with no rcu_head of its own, and the node that carries it to its callback.
+struct PlainPayload {
+  long value = 0;
+};
+struct Deferred {
+  rcu_head head;
+  PlainPayload* object;
+};
+
+void free_deferred(rcu_head* head) {
+  auto* node = reinterpret_cast<Deferred*>(reinterpret_cast<char*>(head) - offsetof(Deferred, head));
+  delete node->object;
+  delete node;
+}
+
 constexpr int kBatch = 1024;
 
 void retire_barrier(benchmark::State& state) {
+  const RegisteredThread registered;
+  for (auto _ : state) {
+    for (int i = 0; i < kBatch; ++i)
+      urcu_memb_call_rcu(&(new Deferred{{}, new PlainPayload})->head, free_deferred);
+    urcu_memb_barrier();
+  }
+  set_objects_per_iteration(state, kBatch);
+}
+
+void obj_retire_barrier(benchmark::State& state) {
   const RegisteredThread registered;
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i) urcu_memb_call_rcu(&(new Payload)->head, free_payload);
@@ -67,3 +95,4 @@ void retire_barrier(benchmark::State& state) {
 SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock")->Threads(4)->Threads(8);
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
+SAFERECL_BENCH_REAL_TIME(obj_retire_barrier, "rcu/obj_retire_barrier");

@@ -77,6 +77,18 @@ def test_the_best_peer_is_the_lowest_other_implementation():
         "missed", "liburcu-native rcu/retire_barrier")
 
 
+def test_each_deferred_free_is_judged_against_peers_of_its_own_form():
+    # an embedded entry (obj_retire_barrier) is cheaper than a node of its own: the two forms
+    # are judged apart, each against the same form elsewhere
+    got = outcomes({("rcu/retire_barrier", "reference"): 21.0,
+                    ("rcu/retire_barrier", "ck-native"): 25.0,
+                    ("rcu/obj_retire_barrier", "reference"): 18.0,
+                    ("rcu/obj_retire_barrier", "ck-native"): 15.0})
+    assert got["rcu/retire_barrier", "rcu/retire_barrier", 1] == ("met", "ck-native rcu/retire_barrier")
+    assert got["rcu/obj_retire_barrier", "rcu/obj_retire_barrier", 1] == (
+        "missed", "ck-native rcu/obj_retire_barrier")
+
+
 def test_the_read_side_is_judged_against_liburcu_at_its_best_not_its_adapter():
     got = outcomes({("rcu/lock_unlock", "reference"): 1.0, ("rcu/lock_unlock", "liburcu"): 5.0,
                     ("rcu/lock_unlock", "liburcu-native"): 0.8})

@@ -11,7 +11,12 @@
 //                                    that it ended
 //   rcu/retire_barrier               rcu_retire(new object) kBatch times, then rcu_barrier();
 //                                    reported per object: the grace period's share, the
-//                                    deleter (a delete) and the allocation are included
+//                                    deleter (a delete) and the allocation are included; the
+//                                    object has no base class, so an implementation needs a
+//                                    node of its own for each
+//   rcu/obj_retire_barrier           the same with objects derived from rcu_obj_base and their
+//                                    retire(), which carry that node inside (the form the
+//                                    libraries' own APIs use: an entry in the object)
 //
 // Every case above runs at 1 and 2 threads. Scaling curves:
 //
@@ -162,12 +167,25 @@ struct Payload {
   long value = 0;
 };
 
+struct BasedPayload : sut::rcu_obj_base<BasedPayload> {
+  long value = 0;
+};
+
 constexpr int kBatch = 1024;
 
 void retire_barrier(benchmark::State& state) {
   register_reader_thread();
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i) sut::rcu_retire(new Payload);
+    sut::rcu_barrier();
+  }
+  set_objects_per_iteration(state, kBatch);
+}
+
+void obj_retire_barrier(benchmark::State& state) {
+  register_reader_thread();
+  for (auto _ : state) {
+    for (int i = 0; i < kBatch; ++i) (new BasedPayload)->retire();
     sut::rcu_barrier();
   }
   set_objects_per_iteration(state, kBatch);
@@ -180,5 +198,6 @@ SAFERECL_BENCH(nested_lock_unlock, "rcu/nested_lock_unlock");
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(synchronize_long_reader, "rcu/synchronize_long_reader");
 SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
+SAFERECL_BENCH_REAL_TIME(obj_retire_barrier, "rcu/obj_retire_barrier");
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16, 32, 64);
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_region, "rcu/synchronize", "region_us", 1, 10, 100, 1000);
