@@ -216,12 +216,13 @@ batch take_batch(hazard_thread_state& t, hazard_retired_node* fresh, bool may_wa
   return {{fresh, std::exchange(t.pending, nullptr)}, stamp};
 }
 
-// The doomed objects of a pass wait on `t.reclaimable`, one deleter per later retire. Those
-// of an earlier pass that still wait run now, so that no more than one pass's output ever
-// waits (saferecl/hazard_pointer.hpp, "Bound on outstanding"). True if those deleters retired.
-bool defer_deleters(hazard_thread_state& t, hazard_retired_node* doomed) noexcept {
+// The doomed objects of a pass wait, one deleter per later retire. Those of an earlier pass
+// that still wait (`waiting`) run now, so that no more than one pass's output ever waits
+// (saferecl/hazard_pointer.hpp, "Bound on outstanding"). True if those deleters retired.
+bool defer_deleters(hazard_thread_state& t, hazard_retired_node*& waiting,
+                    hazard_retired_node* doomed) noexcept {
   const std::ptrdiff_t queued = t.retired_count;
-  if (doomed != nullptr) run_deleters(std::exchange(t.reclaimable, doomed));
+  if (doomed != nullptr) run_deleters(std::exchange(waiting, doomed));
   return t.retired_count != queued;
 }
 
@@ -239,7 +240,9 @@ void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
   std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held for the whole pass
   if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
   t.in_pass = true;
-  if (cause == pass_cause::deleters_retired) run_deleters(std::exchange(t.reclaimable, nullptr));
+  // Taken off the thread for the pass: a deleter run in it retires without running another.
+  hazard_retired_node* waiting = std::exchange(t.reclaimable, nullptr);
+  if (cause == pass_cause::deleters_retired) run_deleters(std::exchange(waiting, nullptr));
   // NB-H1 (conforming variant): no batch waits; every pass scans what it took at once.
   bool may_wait = cause == pass_cause::threshold && !SAFERECL_MUTANT("NB-H1");
   // Under TSan deleters run as the scan finds them: TSan forgets old accesses (its shadow is
@@ -258,7 +261,7 @@ void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
       break;
     }
     const scan_result s = scan_and_reclaim(b, t, /*reuse=*/true, defer);
-    const bool deferred_retired = defer && defer_deleters(t, s.doomed);
+    const bool deferred_retired = defer && defer_deleters(t, waiting, s.doomed);
     if (SAFERECL_MUTANT("MH-08")) {  // objects retired by those deleters skip the check
       run_deleters(std::exchange(t.retired, nullptr));
       t.retired_count = 0;
@@ -282,6 +285,7 @@ void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
         (defer ? deferred_retired : t.retired_count > s.nkept) && !SAFERECL_MUTANT("MH-31");
     if (t.retired_count < t.threshold && !deleters_retired) break;
   }
+  t.reclaimable = waiting;
   t.in_pass = false;
 }
 
