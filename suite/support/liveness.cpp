@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -39,6 +41,21 @@ unsigned usable_cpus() {
 }
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// A sample allocates (maps, strings, opendir), and a watchdog thread samples while the test
+// forks. The sanitizer runtimes of LLVM 14 do not lock their allocators around fork, so a
+// child forked while the watchdog was inside an allocation inherits the allocator's lock
+// held and hangs in its first allocation (seen: RS-18 under ASan, the child blocked in a
+// futex with no CPU time). So no fork happens during a sample: fork() waits for it to end.
+std::mutex& sampling() {
+  static std::mutex m;
+  static const bool registered = [] {
+    ::pthread_atfork([] { m.lock(); }, [] { m.unlock(); }, [] { m.unlock(); });
+    return true;
+  }();
+  (void)registered;
+  return m;
+}
 
 // The CPU time every process on the machine has used so far (not idle, not waiting for I/O;
 // a virtual machine's stolen time counts as used), in seconds.
@@ -146,6 +163,7 @@ bool liveness_clock::print_if_starved(std::ostream& os, const liveness_reading& 
 }
 
 void liveness_clock::sample() {
+  const std::lock_guard no_fork_meanwhile(sampling());
   const auto at = clock::now();
   const double wall = std::chrono::duration<double>(at - sampled_).count();
   std::uint64_t on_cpu = 0, waited = 0, watcher_on_cpu = 0;
