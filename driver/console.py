@@ -43,6 +43,25 @@ def stage(title: str) -> None:
     say(f"\n== {title}")
 
 
+class OpenLine:
+    """A line printed in two halves: what starts now, and later how it ended (begin_line)."""
+
+    def __init__(self, shown: bool):
+        self.shown = shown
+
+    def end(self, outcome: str) -> None:
+        if self.shown:
+            print(f" {outcome}", flush=True)
+
+
+def begin_line(message: str) -> OpenLine:
+    """The first half of a one-line step (a package installation): `message` now, its outcome
+    on the same line when `.end(outcome)` is called (not under -q)."""
+    if _level != QUIET:
+        print(message, end="", flush=True)
+    return OpenLine(_level != QUIET)
+
+
 def detail(log: Path, line: str) -> None:
     """A line of a phase's detail (a mutant's kills, a benchmark case's medians): appended to
     `log` in the report directory, and printed too under -v (the stream as it was before the

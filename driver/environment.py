@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 
-from driver.console import stage
+from driver import console
 from driver.errors import EnvironmentProblem, UsageError
 from driver.paths import ADAPTERS
 
@@ -57,21 +58,36 @@ def missing_packages(packages: list[str]) -> list[str]:
 
 
 def ensure_packages(packages: list[str]) -> None:
-    """Installs missing Debian packages when root; otherwise says exactly what to run."""
+    """Installs missing Debian packages when root; otherwise says exactly what to run. The
+    console gets one line (what is installed, then how long it took); apt's own output only
+    when it fails, in full."""
     missing = missing_packages(packages)
     if not missing:
         return
-    command = ["apt-get", "install", "-y", "--no-install-recommends", *missing]
+    command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing]
     if os.geteuid() != 0:
         raise EnvironmentProblem(
             "missing Debian packages: " + " ".join(missing) +
             "\nInstall them with:\n  sudo apt-get update && sudo " + " ".join(command))
-    stage("installing " + " ".join(missing))
+    start = time.monotonic()
+    line = console.begin_line(f"installing {' '.join(missing)} (apt-get) ...")
+    outputs = []
+    if not _apt(command, outputs):  # a fresh machine has no package lists yet
+        if _apt(["apt-get", "update", "-q"], outputs):
+            _apt(command, outputs)
+    still = missing_packages(missing)
+    if still:
+        line.end("failed")
+        raise EnvironmentProblem("apt-get could not install: " + " ".join(still) + "\n" + "\n".join(outputs))
+    line.end(f"done ({console.elapsed(start)})")
+
+
+def _apt(command: list[str], outputs: list[str]) -> bool:
+    """Runs one apt-get command quietly; its whole output is kept in `outputs` for an error."""
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    if subprocess.run(command, env=env).returncode != 0:
-        subprocess.run(["apt-get", "update"], env=env, check=False)
-        if subprocess.run(command, env=env).returncode != 0:
-            raise EnvironmentProblem("apt-get could not install: " + " ".join(missing))
+    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    outputs.append(f"$ {' '.join(command)}  (exit status {done.returncode})\n{done.stdout.rstrip()}")
+    return done.returncode == 0
 
 
 def parse_impls(text: str | None) -> list[str] | None:

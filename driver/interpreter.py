@@ -1,9 +1,9 @@
 """Runs the driver under Debian's python3, which has python3-jinja2 and python3-pytest.
 
 `./conformance` may be started by any python3 on PATH (pyenv's, a virtualenv's). The reports
-need Jinja2: when the running interpreter lacks it, the packages are installed (as root) and
-the driver re-executes itself under /usr/bin/python3, without a word when that works. Only
-the standard library is used here: this runs before anything else is imported."""
+need Jinja2: when the running interpreter lacks it, the packages are installed (as root, with
+one line on the console) and the driver re-executes itself under /usr/bin/python3. Only the
+standard library is used here: this runs before anything else is imported."""
 
 from __future__ import annotations
 
@@ -22,18 +22,17 @@ def _has(python: str, modules: str) -> bool:
 
 
 def _install_python_packages() -> bool:
+    """Installs them as root (one console line: driver/environment.py); False otherwise."""
     if os.geteuid() != 0:
         return False
-    from driver.environment import PYTHON_PACKAGES, missing_packages  # stdlib-only module
-    missing = missing_packages(PYTHON_PACKAGES)
-    if not missing:
-        return True
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing]
-    if subprocess.run(command, env=env, capture_output=True).returncode == 0:
-        return True
-    subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
-    return subprocess.run(command, env=env, capture_output=True).returncode == 0
+    from driver.environment import PYTHON_PACKAGES, ensure_packages  # stdlib-only modules
+    from driver.errors import EnvironmentProblem
+    try:
+        ensure_packages(PYTHON_PACKAGES)
+    except EnvironmentProblem as problem:
+        sys.stderr.write(f"conformance: {problem}\n")
+        return False
+    return True
 
 
 def ensure_interpreter(script: str) -> None:
