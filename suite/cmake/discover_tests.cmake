@@ -19,6 +19,7 @@ set(_exe "${SAFERECL_DISCOVER_EXE}")
 if(NOT EXISTS "${_exe}")
   return()
 endif()
+get_filename_component(_exe_dir "${_exe}" DIRECTORY)
 set(_launcher "${SAFERECL_DISCOVER_SUITE_DIR}/cmake/run_test.sh")
 # An adapter's ThreadSanitizer suppressions (adapters/<impl>/tsan.supp, each entry with its
 # reason) are appended to TSAN_OPTIONS of its tests only; without TSan they are inert.
@@ -86,6 +87,11 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
     if(_suite MATCHES "^(core|strict|qoi|cxx29)\\.(api|semantic|concurrency|stress|fault|lifetime)$")
       set(_tier "${CMAKE_MATCH_1}")
       set(_kind "${CMAKE_MATCH_2}")
+    endif()
+    if(NOT IS_ABSOLUTE "${_file}")
+      # Compiled through ccache with CCACHE_BASEDIR: the path is relative to the directory
+      # the compiler ran in, the build tree (the executable's folder is its suite/).
+      get_filename_component(_file "${_file}" ABSOLUTE BASE_DIR "${_exe_dir}/..")
     endif()
     file(RELATIVE_PATH _src "${SAFERECL_DISCOVER_SUITE_DIR}/.." "${_file}")
     set(_timeout ${SAFERECL_DISCOVER_TIMEOUT})
