@@ -58,6 +58,7 @@ class Unit:
     args: list[str]  # the compile command without -o/-c/the source, paths as the build had them
     object_name: str
     library: str = ""  # the archive it goes into, "" for the executable itself
+    object_path: str = ""  # the object the build made of it, relative to the build tree
 
 
 @dataclass
@@ -192,29 +193,29 @@ def strip_output(args: list[str]) -> list[str]:
     return out
 
 
-def plan(build: Path, entry: dict) -> Plan:
-    commands = compile_commands(build)
+def compiled_objects(build: Path) -> dict[str, tuple[list[str], Path]]:
+    """Object -> (its compile command's arguments, its source), from compile_commands.json."""
     by_output = {}
-    for c in commands:
+    for c in compile_commands(build):
         args = shlex.split(c["command"])
         by_output[output_of(args)] = (args, Path(c["file"]))
-    inputs, variables = link_statement(build, entry["executable"])
-    own_dir = f"suite/CMakeFiles/{entry['executable']}.dir/"
-    source = (ROOT / entry["source"]).resolve()
-    compiler = None
+    return by_output
+
+
+def executable_plan(build: Path, executable: str,
+                    by_output: dict[str, tuple[list[str], Path]] | None = None) -> Plan:
+    """Every unit that the link of suite/<executable> takes: its own sources (each test source
+    and the per-implementation support sources) and its libraries' sources, with the link line.
+    `by_output`: compiled_objects(build), when the caller plans several executables."""
+    by_output = by_output if by_output is not None else compiled_objects(build)
+    inputs, variables = link_statement(build, executable)
     result = Plan(compiler="")
     for obj in inputs:
-        if obj not in by_output:
-            continue
-        args, file = by_output[obj]
-        if obj.startswith(own_dir) and file.resolve() != source \
-                and not file.resolve().is_relative_to(ROOT / "suite" / "support"):
-            continue  # another test source of the same executable (its support sources stay)
-        compiler = compiler or args[0]
-        result.units.append(Unit(file, args[0], without_pch(strip_output(args)), f"u{len(result.units):02d}-{Path(obj).stem}"))
-    if not any(u.source.resolve() == source for u in result.units):
-        raise ReproProblem(f"{entry['source']} is not compiled into suite/{entry['executable']} in {build}")
-    result.compiler = compiler or "c++"
+        if obj in by_output:
+            args, file = by_output[obj]
+            result.units.append(Unit(file, args[0], without_pch(strip_output(args)),
+                                     f"u{len(result.units):02d}-{Path(obj).stem}", object_path=obj))
+    result.compiler = result.units[0].compiler if result.units else "c++"
     for token in shlex.split(variables.get("LINK_LIBRARIES", "")):
         m = re.match(r"^(.*/)?lib([^/]+)\.a$", token)
         archive = (build / token) if not token.startswith("/") else Path(token)
@@ -224,13 +225,33 @@ def plan(build: Path, entry: dict) -> Plan:
             for obj, (args, file) in by_output.items():
                 if obj.startswith(target_dir):
                     result.units.append(Unit(file, args[0], without_pch(strip_output(args)),
-                                             f"l{len(result.units):02d}-{Path(obj).stem}", library))
+                                             f"l{len(result.units):02d}-{Path(obj).stem}", library, obj))
             result.link_libraries.append(library)
         else:
             result.link_libraries.append(token)
     result.link_flags = shlex.split(variables.get("FLAGS", "")) + shlex.split(variables.get("LINK_FLAGS", ""))
     result.link_flags += shlex.split(variables.get("LINK_PATH", ""))
     return result
+
+
+def for_test(whole: Plan, executable: str, source_path: str, root: Path = ROOT) -> Plan:
+    """The units of an executable's plan that one test needs: its own source, the harness
+    and support units, the libraries; not the executable's other test sources."""
+    own_dir = f"suite/CMakeFiles/{executable}.dir/"
+    source = (root / source_path).resolve()
+    support = root / "suite" / "support"
+
+    def needed(unit: Unit) -> bool:
+        file = unit.source.resolve()
+        return not unit.object_path.startswith(own_dir) or file == source or file.is_relative_to(support)
+    units = [u for u in whole.units if needed(u)]
+    if not any(u.source.resolve() == source for u in units):
+        raise ReproProblem(f"{source_path} is not compiled into suite/{executable}")
+    return Plan(whole.compiler, units, whole.link_flags, whole.link_libraries)
+
+
+def plan(build: Path, entry: dict) -> Plan:
+    return for_test(executable_plan(build, entry["executable"]), entry["executable"], entry["source"])
 
 
 # ------------------------------------------------------------------ writing the directory
@@ -256,9 +277,10 @@ class Files:
             return None
         return f"files/other{p}"
 
-    def copy(self, path: Path) -> str | None:
+    def copy(self, path: Path, origin: Path | None = None) -> str | None:
+        """Copies `path` (or `origin`, a copy of it kept elsewhere) to where place() says."""
         where = self.place(path)
-        p = path if path.is_absolute() else self.build / path
+        p = origin or (path if path.is_absolute() else self.build / path)
         if where is not None and p.is_file():
             target = self.out / where
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -329,7 +351,9 @@ fi"""
 
 
 def write(out: Path, directory: Path, test: dict, entry: dict, the_plan: Plan, run: dict,
-          command_line: str) -> Path:
+          command_line: str, record=None) -> Path:
+    """The reproducer's directory; its files come from the run's record (repro_record.Record)
+    when there is one, otherwise from the build tree (the compiler lists them)."""
     build = Path(run["build_dir"])
     std = run.get("std_options") or {}
     extra_roots = [Path(d) for d in (std.get("SAFERECL_STD_INCLUDE_DIRS") or "").split(";") if d]
@@ -340,8 +364,8 @@ def write(out: Path, directory: Path, test: dict, entry: dict, the_plan: Plan, r
 
     # Every file the compiler reads that is not the system's, and every library by path.
     for unit in the_plan.units:
-        for dep in dependencies(unit, build):
-            files.copy(dep)
+        for dep in record.reads(unit) if record else dependencies(unit, build):
+            files.copy(dep, record.stored_copy(dep) if record else None)
         files.copy(unit.source)
     libraries = []
     for token in the_plan.link_libraries:
@@ -477,9 +501,10 @@ def mutant_note(facts: dict) -> str:
 
 
 def tree_matches_run(build: Path, run: dict) -> None:
-    """The build tree still has the run's configuration: a later run in the same tree with
-    other --std-* options or another compiler would otherwise give its flags to this run's
-    reproducer."""
+    """The build tree still has the run's configuration (for a run that kept no record): a
+    later run in the same tree with other --std-* options or another compiler would otherwise
+    give its flags to this run's reproducer. Compilers are compared by the program they run."""
+    from driver.repro_record import resolved_program
     cache = build / "CMakeCache.txt"
     if not cache.is_file():
         raise ReproProblem(f"{build} has no CMakeCache.txt: the run's build tree is gone; run the test again")
@@ -491,21 +516,48 @@ def tree_matches_run(build: Path, run: dict) -> None:
     wanted = dict(run.get("std_options") or {})
     if run.get("compiler"):
         wanted["CMAKE_CXX_COMPILER"] = run["compiler"]
+    def same(key: str, value: str) -> bool:
+        if key == "CMAKE_CXX_COMPILER":
+            return resolved_program(values[key]) == resolved_program(value)
+        return values[key] == value
     for key, value in wanted.items():
-        if key in values and values[key] != str(value):
+        if key in values and not same(key, str(value)):
             raise ReproProblem(f"the build tree {build} was configured again since the run ({key} is now "
-                               f"{values[key]!r}, the run had {value!r}): run the test again, then make the reproducer")
+                               f"{values[key]!r}, the run had {value!r}), and the run kept no record of its "
+                               "build (runs before reproduce/record.json): run the test again, then make the reproducer")
+
+
+def from_record(record, entry: dict) -> Plan:
+    """The test's plan from the run's record, refused when what it reads has changed."""
+    the_plan = record.plan(entry)
+    libraries = [Path(t) for t in the_plan.link_libraries if t.startswith("/")]
+    changed = record.changed_since([p for u in the_plan.units for p in [u.source, *record.reads(u)]] + libraries)
+    if changed:
+        shown = "\n  ".join(changed[:10]) + (f"\n  ... and {len(changed) - 10} more" if len(changed) > 10 else "")
+        raise ReproProblem(f"{len(changed)} of the files this test compiled changed since the run, so a reproducer "
+                           f"would not build what the run tested:\n  {shown}\n"
+                           "Check out the run's sources (run.json: source_revision) or run the test again.")
+    moved = record.compiler_changes()
+    if moved:
+        raise ReproProblem("the run's compiler is another program now: " + "; ".join(moved))
+    return the_plan
 
 
 def make(wanted: str, run: Path | None, impl: str | None, out: Path | None, command_line: str) -> tuple[Path, dict]:
+    from driver.repro_record import Record
     directory = report_dir(run)
     run_json = json.loads((directory / "run.json").read_text())
     test = find_test(directory, wanted, impl)
     entry = index_entry(directory, test)
-    build = Path(run_json.get("build_dir", ""))
-    if not build.is_dir():
-        raise ReproProblem(f"the run's build tree {build} is gone: run the test again, then make the reproducer")
-    tree_matches_run(build, run_json)
-    the_plan = plan(build, entry)
+    record = Record.of(directory)
+    if record is not None:
+        the_plan = from_record(record, entry)
+    else:
+        build = Path(run_json.get("build_dir", ""))
+        if not build.is_dir():
+            raise ReproProblem(f"the run's build tree {build} is gone and the run kept no record of its build: "
+                               "run the test again, then make the reproducer")
+        tree_matches_run(build, run_json)
+        the_plan = plan(build, entry)
     target = out or directory / "repro" / sanitized(f"{test['implementation']}/{test['name']}")[:80]
-    return write(target, directory, test, entry, the_plan, run_json, command_line), test
+    return write(target, directory, test, entry, the_plan, run_json, command_line, record), test

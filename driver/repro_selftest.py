@@ -12,6 +12,10 @@ sanitizer report kind) as the run, and passes against the correct implementation
             (./conformance vendor-library): "R33: after rcu_barrier every earlier retire has
             run once" FAILs; correct: the copy's <rcu> replaced by the tree's own, rebuilt
 
+The vendor case's reproducer is made after a later run in the same build tree with another
+--std-include (the tree without the planted bug): it comes from the first run's record of its
+build (driver/repro_record.py), not from the tree as that later run left it.
+
 Each run compiles only the killer's source file (its own build trees under
 build/repro-selftest/); the copies build with ccache when it is installed, with the copy as
 ccache's base directory, so a CI machine that keeps ccache's cache pays for them once.
@@ -82,17 +86,19 @@ def build_and_run(copy: Path, env: dict[str, str] | None = None, rebuild: bool =
 
 
 def prove(case: Case, jobs: int, out_base: Path, seed: int | None, std: dict | None = None,
-          correct=None) -> bool:
+          correct=None, later_run: tuple[str, dict] | None = None) -> bool:
     """Runs the case's one test, makes its reproducer, copies it out of the tree, and checks
     the copy: the run's verdict and report kind, then PASS against the correct implementation
-    (`correct(copy)` prepares it and returns the environment of run.sh)."""
+    (`correct(copy)` prepares it and returns the environment of run.sh). `later_run` (what it
+    is, its std options): a run in the same build tree between the first run and the
+    reproducer, which configures the tree anew; the reproducer is still the first run's."""
     seed = seed if seed is not None else random_seed()
+    build_root = ROOT_DIR / (case.impls[0].replace(":", "-") + (f"-{case.compiler}" if case.compiler else ""))
     for attempt in range(ATTEMPTS):  # a race is seen in most runs, not all (MH-03: 9 of 10)
         stage(f"repro self-test: {case.name}: the run (attempt {attempt + 1})")
         _, report = run_battery(RunOptions(
             impls=case.impls, explicit=True, sanitizer=case.sanitizer, seed=seed + attempt, jobs=jobs,
-            out_base=out_base / "repro-self-test", ctest_args=["-R", case.test],
-            build_root=ROOT_DIR / (case.impls[0].replace(":", "-") + (f"-{case.compiler}" if case.compiler else "")),
+            out_base=out_base / "repro-self-test", ctest_args=["-R", case.test], build_root=build_root,
             sources=case.sources, std=std or {}, compiler=case.compiler, mode=case.mode))
         results = json.loads((report / "results.json").read_text())
         ran = [t for t in results["tests"] if t["verdict"] != "NOT RUN"]
@@ -102,6 +108,12 @@ def prove(case: Case, jobs: int, out_base: Path, seed: int | None, std: dict | N
         say(f"   FAIL  the run should have one failing test: {[(t['name'], t['verdict']) for t in ran]} ({report})")
         return False
     test = ran[0]
+    if later_run is not None:
+        stage(f"repro self-test: {case.name}: a later run configures the tree again ({later_run[0]})")
+        run_battery(RunOptions(
+            impls=case.impls, explicit=True, sanitizer=case.sanitizer, seed=seed, jobs=jobs,
+            out_base=out_base / "repro-self-test", ctest_args=["-R", case.test], build_root=build_root,
+            sources=case.sources, std=later_run[1], compiler=case.compiler, mode=case.mode))
     stage(f"repro self-test: {case.name}: the reproducer, copied outside the tree")
     made, _ = repro.make(test["ctest_name"], report, None, report / "repro" / "selftest", "./conformance repro (self-test)")
     expected_kind = repro.sanitizer_report_kind(test.get("output_excerpt", "") + "\n" + test.get("headline", ""))
@@ -160,4 +172,5 @@ def self_test(jobs: int, out_base: Path, seed: int | None) -> bool:
         say("   FAIL  the vendor library did not build")
         return False
     std = vendor_std_options(library, planted_tree())
-    return prove(VENDOR, jobs, out_base, seed, std=std, correct=correct_vendor) and ok
+    fixed_tree = ("the vendor tree without the planted bug", vendor_std_options(library))
+    return prove(VENDOR, jobs, out_base, seed, std=std, correct=correct_vendor, later_run=fixed_tree) and ok

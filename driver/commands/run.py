@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import subprocess
 import time
 from pathlib import Path
 
-from driver import console, crash_stack, cxx_runtime, known_failures, sharding, timings
+from driver import console, crash_stack, cxx_runtime, known_failures, repro, repro_record, sharding, timings
 from driver.busy import busy_machine, load_average
 from driver.build import BuildTree, tree_dir
 from driver.console import conclude, elapsed, say, stage
@@ -31,6 +32,7 @@ from driver.toolchain import toolchain
 from reports import shards, soak
 from reports.console_end import console_end
 from reports.index import read_index
+from reports.junit import read_junit
 
 
 def run_battery(options: RunOptions) -> tuple[int, Path]:
@@ -101,6 +103,7 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
 
     stage("report")
     recorded = timings.timings(clock, junit, options.sanitizer, runtime)
+    record_build(report, build, junit)
     report.copy_in(build.index_path, "index.json")
     report.write_json("implementations.json", implementations)
     report.write_json("build-failures.json", build.failures)
@@ -146,6 +149,19 @@ def run_battery(options: RunOptions) -> tuple[int, Path]:
     if results is None:
         return EXIT_ENVIRONMENT, final
     return (EXIT_OK if known_failures.exit_decision(results) else EXIT_NONCONFORMING), final
+
+
+def record_build(report: ReportDir, build: BuildTree, junit: Path) -> None:
+    """reproduce/ in the report: what ./conformance repro needs of the build of the tests that
+    ran, kept with the run because a later run may reconfigure the tree (driver/repro_record.py)."""
+    ran = {case.name for case in read_junit(junit).cases} if junit.is_file() else set()
+    executables = [e.executable for e in read_index(build.index_path) if e.id in ran and e.executable]
+    if not executables:
+        return
+    try:
+        repro_record.write(report.path, build.dir, executables)
+    except (OSError, ValueError, subprocess.SubprocessError, repro.ReproProblem) as problem:
+        say(f"   the record of the build for ./conformance repro could not be written: {problem}")
 
 
 STREAM = "ctest.log"  # CTest's whole output
