@@ -111,7 +111,7 @@ gap_watch& gaps() {
   const liveness_reading window = clock.now() - since;
   std::ostringstream report;
   report << exit_status::kTimeoutPrefix << ": watchdog: '" << test
-         << ": outside every watched step, after \'" << after << "\'' made no progress for "
+         << ": between steps, after \"" << after << "\"' made no progress for "
          << limit.count() << " ms of the time it could run ("
          << static_cast<long long>(window.wall * 1000) << " ms of wall time)\n";
   clock.print_if_starved(report, since, limit);
