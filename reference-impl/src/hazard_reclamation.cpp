@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -73,12 +74,40 @@ inline const void* load_hazard(const hazard_record& r, scan_mode m) noexcept {
                                                : std::memory_order_acquire));
 }
 
+// MH-95: the passes of live threads are serialized by a process-wide lock and share one
+// scratch buffer for their snapshots, whose count a snapshot clears when it ends; a pass that
+// has waited kPassLockPatience for the lock presumes its holder stuck and proceeds without it.
+// Plain fields: the lock is what should guard them.
+struct shared_scratch {
+  std::uintptr_t* buf = nullptr;
+  std::size_t cap = 0;
+  std::size_t n = 0;
+};
+shared_scratch g_mutant_scratch;
+std::mutex g_mutant_pass_lock;
+constexpr auto kPassLockPatience = std::chrono::milliseconds(2);
+
+// Polls: try_lock_for's clock-based wait (pthread_mutex_clocklock) is not one TSan intercepts.
+std::unique_lock<std::mutex> lock_or_give_up() noexcept {
+  std::unique_lock<std::mutex> lock(g_mutant_pass_lock, std::try_to_lock);
+  const auto deadline = std::chrono::steady_clock::now() + kPassLockPatience;
+  while (!lock.owns_lock() && std::chrono::steady_clock::now() < deadline) {
+    ::usleep(50);
+    (void)lock.try_lock();
+  }
+  return lock;
+}
+
 // The set of hazards observed after the pass's fence.
 class hazard_snapshot {
  public:
   // `t` supplies a reusable buffer when `reuse` (a live thread); otherwise a temporary one.
-  hazard_snapshot(hazard_thread_state& t, bool reuse) noexcept : t_(t), reuse_(reuse) {
-    if (reuse_) {
+  hazard_snapshot(hazard_thread_state& t, bool reuse) noexcept
+      : t_(t), reuse_(reuse), shared_(reuse && SAFERECL_MUTANT("MH-95")) {
+    if (shared_) {
+      buf_ = g_mutant_scratch.buf;
+      cap_ = g_mutant_scratch.cap;
+    } else if (reuse_) {
       buf_ = t.scratch;
       cap_ = t.scratch_cap;
     }
@@ -90,10 +119,13 @@ class hazard_snapshot {
       buf_[n_++] = reinterpret_cast<std::uintptr_t>(h);
     });
     if (!fallback_) std::sort(buf_, buf_ + n_);
+    if (shared_) g_mutant_scratch = {buf_, cap_, n_};
   }
 
   ~hazard_snapshot() {
-    if (reuse_) {
+    if (shared_) {
+      g_mutant_scratch.n = 0;
+    } else if (reuse_) {
       t_.scratch = buf_;
       t_.scratch_cap = cap_;
     } else {
@@ -110,6 +142,9 @@ class hazard_snapshot {
       for_each_record([&](const hazard_record& r) { found = found || load_hazard(r, mode_) == key; });
       return found;
     }
+    if (shared_)
+      return std::binary_search(g_mutant_scratch.buf, g_mutant_scratch.buf + g_mutant_scratch.n,
+                                reinterpret_cast<std::uintptr_t>(key));
     return std::binary_search(buf_, buf_ + n_, reinterpret_cast<std::uintptr_t>(key));
   }
 
@@ -128,6 +163,7 @@ class hazard_snapshot {
 
   hazard_thread_state& t_;
   bool reuse_;
+  bool shared_;  // MH-95
   bool fallback_ = false;
   scan_mode mode_{};
   std::uintptr_t* buf_ = nullptr;
@@ -239,6 +275,8 @@ enum class pass_cause {
 void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
   std::unique_lock<std::mutex> fork_hazard;  // MH-19: a global lock held for the whole pass
   if (SAFERECL_MUTANT("MH-19")) fork_hazard = std::unique_lock<std::mutex>(mutant_mutex());
+  std::unique_lock<std::mutex> pass_lock;  // MH-95: given up after kPassLockPatience
+  if (SAFERECL_MUTANT("MH-95")) pass_lock = lock_or_give_up();
   t.in_pass = true;
   // Taken off the thread for the pass: a deleter run in it retires without running another.
   hazard_retired_node* waiting = std::exchange(t.reclaimable, nullptr);

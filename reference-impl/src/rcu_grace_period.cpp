@@ -4,16 +4,29 @@
 // that concurrent callers share; rcu_synchronize.
 #include "rcu_internal.hpp"
 
+#include <chrono>
+
 namespace saferecl::detail {
 namespace rcu_impl {
+
+// MR-95: a reader that has blocked a grace period for this long is presumed dead (a thread
+// that exited or was killed inside its region) and the grace period proceeds without it.
+constexpr auto kPresumedDead = std::chrono::seconds(1);
 
 void wait_for_readers(rcu_domain& d) noexcept {
   std::atomic<u32>& flags = acc::flags(d);
   const u64 cur = acc::gp_ctr(d).load(std::memory_order_relaxed);  // written only by us
   const bool hold = SAFERECL_MUTANT("MR-16");  // registry lock held across the whole wait
   if (hold) g.reg_lock.lock();
+  const bool give_up = SAFERECL_MUTANT("MR-95");
+  const auto began = std::chrono::steady_clock::now();
   for (unsigned round = 0;; ++round) {
     if (!any_blocking_reader(cur, hold)) break;
+    if (give_up) {  // sleeps in short steps to look at the clock, then stops waiting
+      if (std::chrono::steady_clock::now() - began > kPresumedDead) break;
+      ::usleep(1000);
+      continue;
+    }
     if (SAFERECL_MUTANT("MR-17")) { cpu_relax(); continue; }  // busy-wait: spins, never sleeps
     if (round < kSpinScans) { cpu_relax(); continue; }
     // Sleep, ordering argument (d): the futex word is read before the rescan.

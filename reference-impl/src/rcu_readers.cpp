@@ -34,8 +34,12 @@ void registry_link_unlocked(rcu_reader_tls* r) noexcept {
 
 // pthread key destructor: glibc runs these after every C++ thread_local destructor, and
 // before the thread's static TLS (which holds the record) is released.
+// MR-96: set once a reader thread's exit has handed its state over to the domain.
+std::atomic<bool> g_mutant_handed_over{false};
+
 void thread_exit(void* p) noexcept {
   auto* r = static_cast<rcu_reader_tls*>(p);
+  if (SAFERECL_MUTANT("MR-96")) g_mutant_handed_over.store(true, std::memory_order_release);
   g.reg_lock.lock();
   if (SAFERECL_MUTANT("MR-15")) {  // the dead thread's entry stays, showing a stale region
     auto* z = new rcu_reader_tls;
@@ -156,5 +160,12 @@ void rcu_unlock_outermost_slow(rcu_domain& d) noexcept {
 // MR-40: every lock() counts itself in a plain domain-wide statistic (a data race).
 unsigned long g_mutant_regions_opened = 0;
 void mutant_count_region() noexcept { ++g_mutant_regions_opened; }
+
+// MR-96: an exiting reader hands its batch of callbacks over to the domain's queue and leaves
+// the queue's tail linked to itself; every rcu_obj_base::retire after that walks the cycle
+// for the tail, forever (the walk is modelled: a spin on the flag its exit set).
+void mutant_walk_handed_over() noexcept {
+  while (rcu_impl::g_mutant_handed_over.load(std::memory_order_acquire)) rcu_impl::cpu_relax();
+}
 
 }  // namespace saferecl::detail

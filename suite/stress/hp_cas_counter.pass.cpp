@@ -81,7 +81,7 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-06: a CAS counter of immutable boxes lose
   t.join(group);
   box* last = counter.exchange(nullptr);
   const std::uint64_t final_value = last->value();
-  last->retire();
+  t.settle("retiring the last object", [&] { last->retire(); });
   std::uint64_t total = 0, total_conflicts = 0;
   for (std::size_t w = 0; w < workers; ++w) {
     total += increments[w].get();

@@ -149,7 +149,7 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-05: hand-over-hand traversal stays safe a
 
   t.run(duration);
   t.join(group);
-  list.clear();
+  t.settle("retiring the list", [&] { list.clear(); });
   std::uint64_t total_restarts = 0, total_visited = 0, total_traversals = 0;
   for (std::size_t i = 0; i < readers; ++i) {
     total_restarts += restarts[i];

@@ -194,7 +194,7 @@ TEST_CASE("saferecl.hp.general/6 H7 HX-04: a Michael-Scott queue on hazard point
   for (auto& x : in) all_in.add(x);
   for (auto& x : out) all_out.add(x);
   const std::uint64_t taken = all_out.count;
-  queue.drain([&](std::uint64_t v) { all_out.add(v); });
+  t.settle("draining the queue", [&] { queue.drain([&](std::uint64_t v) { all_out.add(v); }); });
   for (auto p : polls) empty_polls += p;
   t.summary({{"enqueued", str(all_in.count)}, {"dequeued", str(taken)},
              {"left", str(all_out.count - taken)}, {"empty_polls", str(empty_polls)},

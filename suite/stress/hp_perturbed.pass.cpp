@@ -157,7 +157,9 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-10: perturbed small scenarios keep protec
 
   t.run(duration);
   t.join(group);
-  for (auto& s : slots) s.exchange(nullptr)->retire();
+  t.settle("retiring the last objects", [&] {
+    for (auto& s : slots) s.exchange(nullptr)->retire();
+  });
   t.summary({{"rounds", str(rounds.get())}, {"single", str(per_scenario[single])},
              {"pair", str(per_scenario[pair])}, {"multi", str(per_scenario[multi])},
              {"reclaimed", str(ledger<node>::reclaimed.load())}});

@@ -101,7 +101,9 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-01: readers never see a payload reclaimed
   t.run(duration);
   t.join(group);
   std::uint64_t retired = kSlots;
-  for (auto& s : slots) s.exchange(nullptr)->retire();
+  t.settle("retiring the last objects", [&] {
+    for (auto& s : slots) s.exchange(nullptr)->retire();
+  });
   for (auto& w : writes) retired += w.get();
   std::uint64_t total_reads = 0;
   for (auto& r : reads) total_reads += r.get();

@@ -136,7 +136,9 @@ outcome retire_under_protection(const char* name, std::chrono::milliseconds base
   o.worst_excess = worst_excess.load();
   o.worst_retired = worst_retired.load();
   o.reclaimed = ledger<node>::reclaimed.load() - reclaimed_before;
-  for (auto& s : slots) s.exchange(nullptr)->retire();
+  t.settle("retiring the last objects", [&] {
+    for (auto& s : slots) s.exchange(nullptr)->retire();
+  });
   t.summary({{"retired", str(o.retired)}, {"reclaimed", str(o.reclaimed)},
              {"max_outstanding", std::to_string(o.max_outstanding)}});
   o.passed = t.passed();

@@ -120,8 +120,8 @@ TEST_CASE("saferecl.hp.general/6 H38 HX-09: protection and reclamation survive t
 
   t.run(duration);
   t.join(group);
-  current.exchange(nullptr)->retire();
-  churn();  // passes on the main thread, after every churned thread has exited
+  t.settle("retiring the last object", [&] { current.exchange(nullptr)->retire(); });
+  t.settle("churn on the main thread", [] { churn(); });  // after every churned thread exited
   const std::uint64_t retired = watched_retired.load(), reclaimed = ledger<watched>::reclaimed.load();
   std::uint64_t total_writes = 0;
   for (auto& w : writes) total_writes += w.get();

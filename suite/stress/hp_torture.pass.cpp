@@ -161,8 +161,8 @@ TEST_CASE("saferecl.hp.general/6 H7 HX-08: protection survives long holds and re
 
   t.run(duration);
   t.join(group);
-  inbox.clear();  // holders the releaser never took: destroyed here, on the main thread
-  current.exchange(nullptr)->retire();
+  t.settle("destroying the holders left in the inbox", [&] { inbox.clear(); });  // on the main thread
+  t.settle("retiring the last object", [&] { current.exchange(nullptr)->retire(); });
   std::vector<std::uint64_t> hist(kAgeBuckets);
   std::uint64_t total_reads = 0;
   for (std::size_t i = 0; i < readers; ++i) {

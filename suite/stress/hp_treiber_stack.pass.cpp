@@ -138,11 +138,13 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-03: a Treiber stack on hazard pointers lo
     out.add(popped[w]);
   }
   std::uint64_t left = 0;
-  while (node* n = stack.pop_unsynchronized()) {
-    out.add(n->value());
-    n->retire();
-    ++left;
-  }
+  t.settle("retiring what is left on the stack", [&] {
+    while (node* n = stack.pop_unsynchronized()) {
+      out.add(n->value());
+      n->retire();
+      ++left;
+    }
+  });
   t.summary({{"pushed", str(in.count)}, {"popped", str(out.count - left)}, {"left", str(left)},
              {"reclaimed", str(ledger<node>::reclaimed.load())}});
   CHECK(t.passed());

@@ -105,11 +105,13 @@ TEST_CASE("saferecl.rcu.domain.func/4 R33 RX-03: a writer's own rcu_barrier recl
 
   t.run(duration);
   t.join(group);
-  for (auto& s : slots) {
-    rcu_object* p = s.exchange(nullptr);
-    retired[0].push_back(p->id);
-    p->retire();
-  }
+  t.settle("retiring the last objects", [&] {
+    for (auto& s : slots) {
+      rcu_object* p = s.exchange(nullptr);
+      retired[0].push_back(p->id);
+      p->retire();
+    }
+  });
   t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t total = 0, not_once = 0, total_reads = 0, total_collections = 0;
   for (auto& ids : retired)

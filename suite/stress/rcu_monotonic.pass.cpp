@@ -123,7 +123,7 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-05: readers see live values that never g
 
   t.run(duration);
   t.join(group);
-  current.exchange(nullptr)->retire();
+  t.settle("retiring the last object", [&] { current.exchange(nullptr)->retire(); });
   t.settle("final rcu_barrier", [] { sut::rcu_barrier(); });
   std::uint64_t total_reads = 0;
   for (auto& r : reads) total_reads += r.get();

@@ -105,7 +105,9 @@ TEST_CASE("saferecl.rcu.general/5 R3 RX-02: readers never sum a poisoned slot" *
   t.run(duration);
   t.join(group);
   std::uint64_t retired = kSlots;
-  for (auto& s : slots) s.exchange(nullptr)->retire();
+  t.settle("retiring the last objects", [&] {
+    for (auto& s : slots) s.exchange(nullptr)->retire();
+  });
   std::array<std::uint64_t, 3> by_mode{};
   for (auto& m : modes)
     for (std::size_t k = 0; k < 3; ++k) by_mode[k] += m[k];

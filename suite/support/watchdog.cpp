@@ -1,6 +1,7 @@
 #include "support/watchdog.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <pthread.h>
@@ -80,6 +81,107 @@ void watchdog::report_hang(std::chrono::milliseconds limit, liveness_clock& cloc
   std::fflush(stderr);
   std::fflush(stdout);
   std::_Exit(exit_status::kTimeout);
+}
+
+// ------------------------------------------------------------------------------ gap watch
+namespace {
+
+std::atomic<int> g_open_windows{0};
+std::atomic<std::uint64_t> g_window_events{0};  // any open or close restarts the gap
+
+struct gap_watch {
+  std::mutex mutex;
+  std::condition_variable disarmed_cv;
+  bool disarmed = true;
+  std::string test;
+  std::thread thread;
+  // Held only to copy the name: a forked child (whose copy of it may be locked) skips it.
+  std::mutex name_mutex;
+  std::string last_window = "the test's start";
+};
+
+gap_watch& gaps() {
+  static gap_watch g;
+  return g;
+}
+
+[[noreturn]] void report_gap(std::chrono::milliseconds limit, liveness_clock& clock,
+                             const liveness_reading& since, const std::string& test,
+                             const std::string& after) {
+  const liveness_reading window = clock.now() - since;
+  std::ostringstream report;
+  report << exit_status::kTimeoutPrefix << ": watchdog: '" << test
+         << ": between steps, after \"" << after << "\"' made no progress for "
+         << limit.count() << " ms of the time it could run ("
+         << static_cast<long long>(window.wall * 1000) << " ms of wall time)\n";
+  clock.print_if_starved(report, since, limit);
+  report << "[saferecl] evidence:\n";
+  clock.print_evidence(report, since);
+  std::fputs(report.str().c_str(), stderr);
+  std::fflush(stderr);
+  std::fflush(stdout);
+  std::_Exit(exit_status::kTimeout);
+}
+
+void watch_gaps(std::chrono::milliseconds limit) {
+  ::pthread_setname_np(::pthread_self(), "saferecl-gaps");
+  gap_watch& g = gaps();
+  const auto poll = std::clamp<std::chrono::milliseconds>(limit / 20, liveness_clock::kResolution,
+                                                          std::chrono::milliseconds(500));
+  liveness_clock clock;
+  liveness_reading since = clock.now();
+  std::uint64_t seen = g_window_events.load(std::memory_order_acquire);
+  std::unique_lock lock(g.mutex);
+  while (!g.disarmed_cv.wait_for(lock, poll, [&g] { return g.disarmed; })) {
+    const std::uint64_t events = g_window_events.load(std::memory_order_acquire);
+    if (events != seen || g_open_windows.load(std::memory_order_acquire) > 0) {
+      seen = events;
+      since = clock.now();
+    } else if (clock.expired(since, limit)) {
+      std::lock_guard name_lock(g.name_mutex);
+      report_gap(limit, clock, since, g.test, g.last_window);
+    }
+  }
+}
+
+}  // namespace
+
+watched_window::watched_window(const std::string& what) : what_(what) {
+  g_open_windows.fetch_add(1, std::memory_order_acq_rel);
+  g_window_events.fetch_add(1, std::memory_order_acq_rel);
+}
+
+watched_window::~watched_window() {
+  gap_watch& g = gaps();
+  if (std::unique_lock name_lock(g.name_mutex, std::try_to_lock); name_lock.owns_lock())
+    g.last_window = what_;
+  g_open_windows.fetch_sub(1, std::memory_order_acq_rel);
+  g_window_events.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void arm_gap_watch(std::string test_name) {
+  gap_watch& g = gaps();
+  {
+    std::lock_guard lock(g.mutex);
+    g.disarmed = false;
+    g.test = std::move(test_name);
+  }
+  {
+    std::lock_guard name_lock(g.name_mutex);
+    g.last_window = "the test's start";
+  }
+  g.thread = std::thread([limit = default_watchdog_limit()] { watch_gaps(limit); });
+}
+
+void disarm_gap_watch() {
+  gap_watch& g = gaps();
+  if (!g.thread.joinable()) return;
+  {
+    std::lock_guard lock(g.mutex);
+    g.disarmed = true;
+  }
+  g.disarmed_cv.notify_one();
+  g.thread.join();
 }
 
 }  // namespace saferecl::test

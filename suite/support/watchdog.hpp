@@ -18,6 +18,12 @@
 // real hang costs seconds, not minutes. A forked child (fork, fault sweeps, fresh processes)
 // cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp).
 //
+// The gaps between the steps are watched too: while a test of suite/stress/ runs (main.cpp
+// arms it), a gap watch judges the time during which no window is open (a watchdog scope, a
+// stress run: each is a watched_window) by the same limit, so that a hang or a livelock in a
+// call that no step covers -- a retire after the workers joined, a destructor -- is a TIMEOUT
+// naming the step before it, not a wait for CTest's last-resort timeout.
+//
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
 //                              profile sets 10, its mutant sweep 3)
 #pragma once
@@ -39,6 +45,22 @@
 namespace saferecl::test {
 
 std::chrono::milliseconds default_watchdog_limit();
+
+// Marks a window of the test as watched for as long as it lives; `what` names it.
+class watched_window {
+ public:
+  explicit watched_window(const std::string& what);
+  watched_window(const watched_window&) = delete;
+  watched_window& operator=(const watched_window&) = delete;
+  ~watched_window();
+
+ private:
+  const std::string& what_;
+};
+
+// The gap watch of one test case (main.cpp): armed at its start, disarmed at its end.
+void arm_gap_watch(std::string test_name);
+void disarm_gap_watch();
 
 class watchdog {
  public:
@@ -71,6 +93,7 @@ class watchdog {
   bool disarmed_ = false;
   std::atomic<std::uint64_t> rounds_{0};  // relaxed: only a sign of life
   std::thread thread_;
+  watched_window window_{what_};
 };
 
 // Runs `step` under a watchdog named `what`. A step that loops takes the watchdog as its

@@ -318,6 +318,7 @@ void rcu_obj_base<T, D>::retire(D d, rcu_domain& dom) noexcept {
     saferecl_node_.obj = const_cast<void*>(static_cast<const volatile void*>(x));
     detail::rcu_enqueue(dom, &saferecl_node_);
     if (SAFERECL_MUTANT("MR-80")) detail::mutant_store_after_publish(saferecl_deleter_);
+    if (SAFERECL_MUTANT("MR-96")) detail::mutant_walk_handed_over();
   }
 }
 

@@ -88,6 +88,7 @@ void rcu_unlock_slow(rcu_domain& dom, std::uint64_t region) noexcept;  // `regio
 void rcu_unlock_outermost_slow(rcu_domain& dom) noexcept; // depth 1 with the special/owes bit
 void rcu_enqueue(rcu_domain& dom, rcu_cb_node* n) noexcept;  // schedule n (takes ownership)
 void mutant_count_region() noexcept;                       // MR-40 only
+void mutant_walk_handed_over() noexcept;                   // MR-96 only
 
 struct rcu_domain_access;  // src/rcu_*.cpp's view of rcu_domain's private state
 
