@@ -1,7 +1,7 @@
 # Included by CTest (TEST_INCLUDE_FILES) for each battery executable: lists the
 # executable's doctest cases and adds one CTest test per case.
 #
-# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR, _INDEX_CASES.
+# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR, _BUILD_DIR, _INDEX_CASES.
 # Test name:  <impl>/<doctest case name>
 # Labels:     impl=<impl> tier=<tier> kind=<kind> group=<group> src=<suite source>
 #             from the case's doctest suite "<tier>.<kind>"
@@ -86,6 +86,11 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
     if(_suite MATCHES "^(core|strict|qoi|cxx29)\\.(api|semantic|concurrency|stress|fault|lifetime)$")
       set(_tier "${CMAKE_MATCH_1}")
       set(_kind "${CMAKE_MATCH_2}")
+    endif()
+    # ccache with CCACHE_BASEDIR compiles with the source named relative to the build's top
+    # directory, and __FILE__ says so.
+    if(NOT IS_ABSOLUTE "${_file}")
+      get_filename_component(_file "${_file}" ABSOLUTE BASE_DIR "${SAFERECL_DISCOVER_BUILD_DIR}")
     endif()
     file(RELATIVE_PATH _src "${SAFERECL_DISCOVER_SUITE_DIR}/.." "${_file}")
     set(_timeout ${SAFERECL_DISCOVER_TIMEOUT})
