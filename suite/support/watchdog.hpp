@@ -16,7 +16,8 @@
 // counter (deleters run, say), so a barrier draining a backlog is progressing although its
 // call has not returned. The limit bounds one step, not a test, and can be short enough that a
 // real hang costs seconds, not minutes. A forked child (fork, fault sweeps, fresh processes)
-// cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp).
+// cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp), and
+// in a child each sign of life seen here reaches that parent too.
 //
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
 //                              profile sets 10, its mutant sweep 3)
@@ -33,6 +34,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "support/child_process.hpp"
 #include "support/exit_status.hpp"
 #include "support/liveness.hpp"
 
@@ -54,8 +56,12 @@ class watchdog {
   watchdog& operator=(const watchdog&) = delete;
   ~watchdog();  // disarms
 
-  // Restarts the limit. Called by a loop once per round, from any thread.
-  void progressed() noexcept { rounds_.fetch_add(1, std::memory_order_relaxed); }
+  // Restarts the limit (and, in a forked child, its parent's: child_progressed()). Called by a
+  // loop once per round, from any thread.
+  void progressed() noexcept {
+    rounds_.fetch_add(1, std::memory_order_relaxed);
+    child_progressed();
+  }
 
  private:
   void watch(std::chrono::milliseconds limit);
