@@ -1,7 +1,7 @@
 # Included by CTest (TEST_INCLUDE_FILES) for each battery executable: lists the
 # executable's doctest cases and adds one CTest test per case.
 #
-# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR, _BUILD_DIR, _INDEX_CASES.
+# Inputs: SAFERECL_DISCOVER_EXE, _IMPL, _GROUP, _TIMEOUT, _SUITE_DIR, _INDEX_CASES.
 # Test name:  <impl>/<doctest case name>
 # Labels:     impl=<impl> tier=<tier> kind=<kind> group=<group> src=<suite source>
 #             from the case's doctest suite "<tier>.<kind>"
@@ -19,6 +19,7 @@ set(_exe "${SAFERECL_DISCOVER_EXE}")
 if(NOT EXISTS "${_exe}")
   return()
 endif()
+get_filename_component(_exe_dir "${_exe}" DIRECTORY)
 set(_launcher "${SAFERECL_DISCOVER_SUITE_DIR}/cmake/run_test.sh")
 # An adapter's ThreadSanitizer suppressions (adapters/<impl>/tsan.supp, each entry with its
 # reason) are appended to TSAN_OPTIONS of its tests only; without TSan they are inert.
@@ -87,10 +88,10 @@ if(NOT EXISTS "${_cache}" OR "${_exe}" IS_NEWER_THAN "${_cache}")
       set(_tier "${CMAKE_MATCH_1}")
       set(_kind "${CMAKE_MATCH_2}")
     endif()
-    # ccache with CCACHE_BASEDIR compiles with the source named relative to the build's top
-    # directory, and __FILE__ says so.
     if(NOT IS_ABSOLUTE "${_file}")
-      get_filename_component(_file "${_file}" ABSOLUTE BASE_DIR "${SAFERECL_DISCOVER_BUILD_DIR}")
+      # Compiled through ccache with CCACHE_BASEDIR: the path is relative to the directory
+      # the compiler ran in, the build tree (the executable's folder is its suite/).
+      get_filename_component(_file "${_file}" ABSOLUTE BASE_DIR "${_exe_dir}/..")
     endif()
     file(RELATIVE_PATH _src "${SAFERECL_DISCOVER_SUITE_DIR}/.." "${_file}")
     set(_timeout ${SAFERECL_DISCOVER_TIMEOUT})
