@@ -40,7 +40,7 @@
 namespace saferecl::detail {
 // Counted in the thread's CPU time, so the work is the same however busy the machine is.
 inline void mutant_busy_work() noexcept {
-  constexpr long kNanoseconds = 150'000;
+  constexpr long kNanoseconds = 100'000;
   timespec start{}, now{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
   do ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
