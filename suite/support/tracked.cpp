@@ -1,6 +1,8 @@
 // Compiled once per implementation (it uses the adapter's hazard pointers).
 #include "support/tracked.hpp"
 
+#include <memory>
+
 #include "support/child_process.hpp"
 
 namespace saferecl::test {
@@ -22,7 +24,7 @@ constexpr std::size_t kChurnStep = 256;
 
 void churn(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
-    (new churn_object)->retire();
+    (new churn_object)->retire(std::default_delete<churn_object>());  // needs no default argument
     if (i % kChurnStep == kChurnStep - 1) child_progressed();
   }
 }
