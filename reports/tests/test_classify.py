@@ -89,6 +89,30 @@ def test_headline(output, headline):
     assert headline_of(output) == headline
 
 
+# What a parent prints when its forked child made no progress (suite/support/child_process.hpp),
+# and when that child was itself a parent (a nested fork): the test's TIMEOUT, never a FAIL.
+CHILD_WITHOUT_PROGRESS = (
+    "[saferecl] TIMEOUT: forked child 4180 made no progress for 1500 ms of the time it could run "
+    "(1563 ms of wall time): killed\n"
+    "[saferecl] evidence (the child's threads):\n"
+    "  window without progress: wall 1.56 s, could run 1.53 s (98%); the process ran 0.00 s on 2 CPU(s)\n"
+    "    tid 4180 mutants.hp (main): blocked (futex_do_wait); 0.00 s / 0.03 s\n")
+
+
+@pytest.mark.parametrize("output", [
+    CHILD_WITHOUT_PROGRESS + DONE.format(124),
+    CHILD_WITHOUT_PROGRESS + "[saferecl] TIMEOUT: forked child 4179 timed out (above)\n" + DONE.format(124),
+])
+def test_a_forked_child_without_progress_is_a_timeout(output):
+    assert classify(case(output=output)).verdict == "TIMEOUT"
+    assert headline_of(output).startswith("[saferecl] TIMEOUT: forked child 4180 made no progress")
+
+
+def test_a_forked_child_starved_by_other_load_is_inconclusive():
+    output = CHILD_WITHOUT_PROGRESS + "[saferecl] STARVED: the process could run 0.20 s\n" + DONE.format(124)
+    assert classify(case(output=output)).verdict == "INCONCLUSIVE"
+
+
 def test_excerpt_drops_the_banner_and_keeps_head_and_tail():
     output = '[doctest] doctest version is "2.4.9"\n' + "".join(f"line {n}\n" for n in range(2000))
     excerpt = excerpt_of(output, 600)
