@@ -54,6 +54,9 @@ def case(status="fail", output="", **kw) -> CaseRecord:
     (case(output="FAIL: compiled", kind="compile-fail", timeout=120.0), "FAIL", "the compile check failed"),
     (case(output="", kind="compile-fail", time=119.0, timeout=120.0), "TIMEOUT",
      "killed by CTest's TIMEOUT (120.0 s) while compiling"),
+    (case(output="[saferecl] NOT BUILT: the positive twin (offending line switched off) does not compile\n"
+                 "t.compile.fail.cpp:17:20: error: unknown template name 'rcu_obj_base'\n", kind="compile-fail"),
+     "NOT BUILT", "its positive twin does not compile"),
 ])
 def test_classify(record, verdict, detail):
     c = classify(record)
