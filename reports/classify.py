@@ -81,6 +81,8 @@ def classify(r: CaseRecord) -> Classification:
         if ran_out:
             return verdict(protocol.VERDICT_TIMEOUT,
                            f"killed by CTest's TIMEOUT ({seconds(r.timeout)}) while compiling")
+        if protocol.TWIN_NOT_BUILT_PREFIX in r.output:
+            return verdict(protocol.VERDICT_NOT_BUILT, "its positive twin does not compile")
         return verdict(protocol.VERDICT_FAIL, "the compile check failed")
     if exit_status is None:
         if ran_out or not r.timeout:

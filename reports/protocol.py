@@ -24,6 +24,9 @@ STALL_MARK = "STALL:"
 # wall-clock cap ended a window in which the process could run less than a quarter of its limit:
 # other load starved it, which is no evidence of a hang (INCONCLUSIVE).
 STARVED_PREFIX = "[saferecl] STARVED:"
+# What a compile-fail test prints (suite/cmake/compile_check.cmake) when its positive twin does
+# not compile: the API it uses is missing or broken, so it shows nothing (NOT BUILT).
+TWIN_NOT_BUILT_PREFIX = "[saferecl] NOT BUILT:"
 
 # Verdicts, in the order of severity the reports use when several tests meet in one cell.
 VERDICT_PASS = "PASS"

@@ -68,11 +68,27 @@ if(SAFERECL_API_MUTANT)
   list(TRANSFORM mutable_sources REPLACE "^(.*/)?src/" "${mutated_dir}/src/")
   set_property(TARGET saferecl_reference_mutable PROPERTY SOURCES ${mutable_sources})
   set(saferecl_mutants_version " and API mutant ${api_mutant_id}")
+
+  # A patch may take a piece of the API away (AM-50: rcu_obj_base): sut.hpp then leaves it
+  # out, the harness builds without it, and only the tests that use it are NOT BUILT.
+  file(MD5 "${api_mutant_patch}" patch_md5)
+  saferecl_adapter_probe(api_mutant_has_rcu_obj_base INCLUDES "${mutated_dir}/include" KEY "${patch_md5}"
+                         SOURCE [[
+#include <saferecl/rcu.hpp>
+struct node : saferecl::rcu_obj_base<node> {};
+int main() { return 0; }
+]])
+  if(NOT api_mutant_has_rcu_obj_base)
+    set(api_mutant_definitions SUT_HAS_RCU_OBJ_BASE=0)
+  endif()
 endif()
 
 add_library(sut_mutants INTERFACE)
 target_include_directories(sut_mutants INTERFACE ${PROJECT_SOURCE_DIR}/adapters/reference/include)
 target_link_libraries(sut_mutants INTERFACE saferecl::reference_mutable)
+if(api_mutant_definitions)
+  target_compile_definitions(sut_mutants INTERFACE ${api_mutant_definitions})
+endif()
 saferecl_adapter(NAME mutants TARGET sut_mutants
                  CAPABILITIES hazard-pointer rcu hp-batch native-api
                  VERSION "saferecl ${PROJECT_VERSION} with mutation points${saferecl_mutants_version}")

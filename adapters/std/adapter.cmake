@@ -65,6 +65,14 @@ saferecl_adapter_probe(_std_has_rcu ${_std_probe} SOURCE [[
 int main() { std::rcu_synchronize(); return 0; }
 ]])
 
+# The pieces a header may lack while the rest of it works (vendors ship these headers piece by
+# piece): the harness builds without them, and only the tests that use one are NOT BUILT.
+saferecl_adapter_probe(_std_has_rcu_obj_base ${_std_probe} SOURCE [[
+#include <rcu>
+struct node : std::rcu_obj_base<node> {};
+int main() { return 0; }
+]])
+
 # Why one header is not usable, as the first of its checks that fails: the header is not on
 # the include path; it is, but <version> does not announce it in this standard mode (libc++
 # declares these facilities only in C++26 mode); or it is announced but a program using it
@@ -129,6 +137,9 @@ endif()
 if(_std_has_rcu)
   list(APPEND _std_caps rcu)
   list(APPEND _std_defs SAFERECL_STD_HAS_RCU=1)
+  if(NOT _std_has_rcu_obj_base)
+    list(APPEND _std_defs SUT_HAS_RCU_OBJ_BASE=0)
+  endif()
 endif()
 
 if(_std_defs)

@@ -76,6 +76,10 @@ STD_SELFTEST_TESTS = rf"^std/({STD_SELFTEST_AREAS})"
 # The same slice as suite sources (directories are named by stable name): only it is compiled.
 STD_SELFTEST_SOURCES = rf"/({STD_SELFTEST_AREAS})/"
 STD_SELFTEST_CAPABILITIES = {"hazard-pointer", "rcu", "hp-batch", "native-api"}
+# A partial vendor tree, searched before STD_SELFTEST_INCLUDE: its <rcu> lacks rcu_obj_base. Its
+# slice: the <rcu> areas in which some tests use rcu_obj_base and the others do not.
+STD_SELFTEST_PARTIAL = ADAPTERS / "std" / "selftest" / "partial"
+STD_PARTIAL_AREAS = r"saferecl\.rcu\.base|saferecl\.rcu\.domain\.func"
 # Both standard libraries stay supported: the vendor tree over each, with the compiler that
 # ships it (Debian's libc++-22-dev, linked statically: its shared library is LLVM 19's).
 STD_SELFTEST_LIBRARIES = (("clang++-22", "libc++"), ("g++-12", "libstdc++"))
@@ -170,6 +174,42 @@ def self_test_std_adapter(sanitizer: str, jobs: int, out_base: Path, seed: int |
     say(f"   PASS  std adapter found the vendor tree ({', '.join(sorted(caps))}); "
         f"{passed} tests passed ({report})")
     return mode is not None or std_unavailable_says_why(sanitizer, library)
+
+
+def self_test_std_partial_tree(jobs: int, out_base: Path, seed: int | None) -> bool:
+    """Proves that a missing piece costs only the tests that use it: through the std adapter, an
+    <rcu> without rcu_obj_base (adapters/std/selftest/partial) still has capability rcu, the
+    harness builds, each test that needs rcu_obj_base is NOT BUILT with a compiler message that
+    names it, and every other test of the slice passes (optimized, the cheapest build)."""
+    stage("std self-test: a partial vendor tree, <rcu> without rcu_obj_base (optimized)")
+    library = build_vendor_library("none", jobs)
+    if library is None:
+        say("   FAIL  the vendor library did not build")
+        return False
+    _, report = run_battery(RunOptions(
+        impls=["std"], explicit=True, sanitizer="none", seed=seed, jobs=jobs,
+        out_base=out_base / "std-partial-self-test", ctest_args=["-R", rf"^std/({STD_PARTIAL_AREAS})"],
+        build_root=STD_SELFTEST_ROOT / "partial", sources=rf"/({STD_PARTIAL_AREAS})/",
+        std=vendor_std_options(library, STD_SELFTEST_PARTIAL)))
+    results = json.loads((report / "results.json").read_text())
+    std = next(i for i in results["implementations"] if i["name"] == "std")
+    tests = [t for t in results["tests"] if t["implementation"] == "std"]
+    by_verdict: dict[str, list[dict]] = {}
+    for t in tests:
+        by_verdict.setdefault(t["verdict"], []).append(t)
+    not_built = by_verdict.get(protocol.VERDICT_NOT_BUILT, [])
+    unblamed = [t["name"] for t in not_built
+                if "rcu_obj_base" not in t.get("headline", "") + t.get("output_excerpt", "")]
+    others = [t["name"] for v, ts in by_verdict.items()
+              if v not in (protocol.VERDICT_PASS, protocol.VERDICT_NOT_BUILT, protocol.VERDICT_NOT_APPLICABLE)
+              for t in ts]
+    counts = ", ".join(f"{len(ts)} {v}" for v, ts in sorted(by_verdict.items()))
+    right = ("rcu" in std.get("capabilities", []) and not_built and not unblamed and not others
+             and by_verdict.get(protocol.VERDICT_PASS))
+    say(f"   {'PASS' if right else 'FAIL'}  std on <rcu> without rcu_obj_base: {counts}"
+        + (f"; NOT BUILT without naming rcu_obj_base: {unblamed[:3]}" if unblamed else "")
+        + (f"; neither passed nor NOT BUILT: {others[:3]}" if others else "") + f" ({report})")
+    return bool(right)
 
 
 def self_test_tsan_runtimes(jobs: int, out_base: Path, seed: int | None) -> bool:
@@ -384,6 +424,8 @@ def command(args) -> int:
         step(f"std adapter on the vendor tree with {compiler} and {stdlib} (optimized)",
              lambda c=compiler, l=stdlib: self_test_std_adapter(
                  "none", args.jobs, args.out, args.seed, compiler=c, mode=Request(stdlib=l)))
+    step("std adapter on a partial vendor tree: an <rcu> without rcu_obj_base costs only the tests "
+         "that use it", lambda: self_test_std_partial_tree(args.jobs, args.out, args.seed))
     step("repro: a mutant's and a planted vendor bug's reproducers, copied out of the tree, give the run's "
          "verdict and pass against the correct implementation",
          lambda: repro_selftest.self_test(args.jobs, args.out, args.seed))

@@ -54,6 +54,9 @@ def case(status="fail", output="", **kw) -> CaseRecord:
     (case(output="FAIL: compiled", kind="compile-fail", timeout=120.0), "FAIL", "the compile check failed"),
     (case(output="", kind="compile-fail", time=119.0, timeout=120.0), "TIMEOUT",
      "killed by CTest's TIMEOUT (120.0 s) while compiling"),
+    (case(output="[saferecl] NOT BUILT: the positive twin (offending line switched off) does not compile\n"
+                 "t.compile.fail.cpp:17:20: error: unknown template name 'rcu_obj_base'\n", kind="compile-fail"),
+     "NOT BUILT", "its positive twin does not compile"),
 ])
 def test_classify(record, verdict, detail):
     c = classify(record)
@@ -87,6 +90,30 @@ def test_seed_and_config():
 ])
 def test_headline(output, headline):
     assert headline_of(output) == headline
+
+
+# What a parent prints when its forked child made no progress (suite/support/child_process.hpp),
+# and when that child was itself a parent (a nested fork): the test's TIMEOUT, never a FAIL.
+CHILD_WITHOUT_PROGRESS = (
+    "[saferecl] TIMEOUT: forked child 4180 made no progress for 1500 ms of the time it could run "
+    "(1563 ms of wall time): killed\n"
+    "[saferecl] evidence (the child's threads):\n"
+    "  window without progress: wall 1.56 s, could run 1.53 s (98%); the process ran 0.00 s on 2 CPU(s)\n"
+    "    tid 4180 mutants.hp (main): blocked (futex_do_wait); 0.00 s / 0.03 s\n")
+
+
+@pytest.mark.parametrize("output", [
+    CHILD_WITHOUT_PROGRESS + DONE.format(124),
+    CHILD_WITHOUT_PROGRESS + "[saferecl] TIMEOUT: forked child 4179 timed out (above)\n" + DONE.format(124),
+])
+def test_a_forked_child_without_progress_is_a_timeout(output):
+    assert classify(case(output=output)).verdict == "TIMEOUT"
+    assert headline_of(output).startswith("[saferecl] TIMEOUT: forked child 4180 made no progress")
+
+
+def test_a_forked_child_starved_by_other_load_is_inconclusive():
+    output = CHILD_WITHOUT_PROGRESS + "[saferecl] STARVED: the process could run 0.20 s\n" + DONE.format(124)
+    assert classify(case(output=output)).verdict == "INCONCLUSIVE"
 
 
 def test_excerpt_drops_the_banner_and_keeps_head_and_tail():

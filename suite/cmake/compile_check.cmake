@@ -5,8 +5,10 @@
 # against the test.
 #
 # 1. The positive twin -- the source with SAFERECL_MUST_NOT_COMPILE undefined, i.e. the
-#    offending line switched off -- must compile; otherwise the test itself (or the
-#    implementation's ordinary API) is broken, and "ill-formed" would prove nothing.
+#    offending line switched off -- must compile; otherwise the test itself, or the part of
+#    the implementation's ordinary API it uses, is broken or missing, and "ill-formed" would
+#    prove nothing: the test is NOT BUILT (reports/protocol.py TWIN_NOT_BUILT_PREFIX), as a
+#    doctest case that does not compile is, with the compiler's message.
 # 2. The source with SAFERECL_MUST_NOT_COMPILE=1 must be rejected,
 # 3. and not because of a slip in its own offending lines (see below).
 function(compile out_rc out_text)
@@ -26,8 +28,8 @@ if(pch_args AND NOT twin_rc EQUAL 0 AND twin_text MATCHES "precompiled header|PC
   compile(twin_rc twin_text)
 endif()
 if(NOT twin_rc EQUAL 0)
-  message(FATAL_ERROR "FAIL: the positive twin (offending line switched off) does not compile,"
-                      " so this test cannot show anything:\n${twin_text}")
+  message(FATAL_ERROR "[saferecl] NOT BUILT: the positive twin (offending line switched off) does"
+                      " not compile, so this test cannot show anything:\n${twin_text}")
 endif()
 
 compile(rc text ${pch_args} -DSAFERECL_MUST_NOT_COMPILE=1)

@@ -71,12 +71,10 @@ sweep_result fork_sweep(const std::function<int(std::size_t)>& scenario, const s
   for (std::size_t k = 0;; k = next_allowed(plan, k)) {
     int pipe_fds[2];
     if (::pipe(pipe_fds) != 0) std::abort();
-    std::fflush(nullptr);
-    pid_t pid = ::fork();
+    const pid_t pid = fork_child();  // the parent judges its progress (wait_for_child)
     if (pid == 0) {
       ::close(pipe_fds[0]);
       ::dup2(pipe_fds[1], STDERR_FILENO);
-      arm_child_alarm();  // the parent judges a hang (wait_for_child); this is its wall cap
       std::_Exit(scenario(k));
     }
     ::close(pipe_fds[1]);

@@ -60,7 +60,8 @@ struct sweep_plan {
   double growth = 1.25;            // then each k is the previous one times this (at least +1)
   std::size_t max_allowed = ~std::size_t{0};  // never beyond this k (0: only k = 0)
   double budget_seconds = 60;      // stop starting children after this long
-  // A child that has had this long to run without ending gets SIGALRM (support/child_process.hpp).
+  // A child without progress for this long of the time it could run is a TIMEOUT
+  // (support/child_process.hpp).
   std::chrono::milliseconds child_timeout = child_limit();
 };
 

@@ -4,8 +4,7 @@
 //       runs body() in up to n forked children, one after another, each starting from the
 //       parent's state (so a once-only initialization the parent has not done yet is done
 //       anew in every child). A child fails if body() returns false, if it ends by a
-//       signal (a child that does not end within child_limit() of the time it could run gets
-//       SIGALRM: support/child_process.hpp), or if a
+//       signal, or if a
 //       sanitizer reported in it: a child ends with _Exit, so TSan's exit code never
 //       shows, and its stderr is read for the report instead. Stops at the first failing
 //       child (its output copied to stderr) and returns false; true if all n passed. A
@@ -13,7 +12,9 @@
 //       would (exit status 66), so the report is judged like one of the parent's own (a
 //       TSan race that TSan could not see through is INCONCLUSIVE: reports/tsan_evidence.py).
 //       A child that found the test not applicable (exit status 77: the adapter lacks what
-//       the body uses) ends this process the same way, with the child's reason.
+//       the body uses) ends this process the same way, with the child's reason. A child
+//       that makes no progress for child_limit() of the time it could run ends this process
+//       as TIMEOUT (support/child_process.hpp).
 //
 // A race on first use happens once per process: a test that runs it once sees a defect
 // only when that one run goes wrong. Repeating it in fresh children lets a probabilistic
@@ -40,13 +41,11 @@ bool passes_in_fresh_processes(std::size_t n, Body body) {
   for (std::size_t i = 0; i < n; ++i) {
     int pipe_fds[2];
     if (::pipe(pipe_fds) != 0) std::abort();
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
+    const pid_t pid = fork_child();
     if (pid < 0) std::abort();
     if (pid == 0) {
       ::close(pipe_fds[0]);
       ::dup2(pipe_fds[1], STDERR_FILENO);
-      arm_child_alarm();
       std::_Exit(body() ? 0 : 1);
     }
     ::close(pipe_fds[1]);

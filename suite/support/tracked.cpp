@@ -1,6 +1,10 @@
 // Compiled once per implementation (it uses the adapter's hazard pointers).
 #include "support/tracked.hpp"
 
+#include <memory>
+
+#include "support/child_process.hpp"
+
 namespace saferecl::test {
 
 #if SUT_HAS_HAZARD_POINTER
@@ -13,10 +17,16 @@ struct churn_object : sut::hazard_pointer_obj_base<churn_object> {
   ~churn_object() { g_churn_reclaimed.fetch_add(1, std::memory_order_relaxed); }
 };
 
+// A churn step: a sign of life for a forked child's parent (support/child_process.hpp).
+constexpr std::size_t kChurnStep = 256;
+
 }  // namespace
 
 void churn(std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) (new churn_object)->retire();
+  for (std::size_t i = 0; i < n; ++i) {
+    (new churn_object)->retire(std::default_delete<churn_object>());  // needs no default argument
+    if (i % kChurnStep == kChurnStep - 1) child_progressed();
+  }
 }
 
 std::size_t churn_reclaimed() noexcept { return g_churn_reclaimed.load(std::memory_order_relaxed); }

@@ -61,12 +61,22 @@ void churn(std::size_t n = kDefaultChurn);
 std::size_t churn_reclaimed() noexcept;
 #endif
 
-#if SUT_HAS_RCU
+// An <rcu> may lack rcu_obj_base (adapters/README.md): the harness builds without it, and a
+// test that uses rcu_object is NOT BUILT on its own.
+#ifndef SUT_HAS_RCU_OBJ_BASE
+#define SUT_HAS_RCU_OBJ_BASE SUT_HAS_RCU
+#endif
+
+#if SUT_HAS_RCU_OBJ_BASE
 struct rcu_object : sut::rcu_obj_base<rcu_object, quarantine_deleter>, tracked {
   rcu_object() = default;
   explicit rcu_object(int v) : value(v) {}
   int value = 0;
 };
+#elif SUT_HAS_RCU
+// Declared, never defined: a test that makes one is NOT BUILT, and the message names what is missing.
+struct rcu_object_without_rcu_obj_base;
+using rcu_object = rcu_object_without_rcu_obj_base;
 #endif
 
 }  // namespace saferecl::test

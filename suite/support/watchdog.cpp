@@ -52,6 +52,7 @@ void watchdog::watch(std::chrono::milliseconds limit) {
     if (const std::uint64_t now_seen = progress_seen(); now_seen != seen) {
       seen = now_seen;
       since = clock.now();
+      child_progressed();  // a counter watched in a forked child: its parent sees it too
     } else if (clock.expired(since, limit)) {
       report_hang(limit, clock, since);
     }

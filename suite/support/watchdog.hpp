@@ -16,7 +16,8 @@
 // counter (deleters run, say), so a barrier draining a backlog is progressing although its
 // call has not returned. The limit bounds one step, not a test, and can be short enough that a
 // real hang costs seconds, not minutes. A forked child (fork, fault sweeps, fresh processes)
-// cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp).
+// cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp), and
+// in a child each sign of life seen here reaches that parent too.
 //
 // The gaps between the steps are watched too: while a test of suite/stress/ runs (main.cpp
 // arms it), a gap watch judges the time during which no window is open (a watchdog scope, a
@@ -39,6 +40,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "support/child_process.hpp"
 #include "support/exit_status.hpp"
 #include "support/liveness.hpp"
 
@@ -76,8 +78,12 @@ class watchdog {
   watchdog& operator=(const watchdog&) = delete;
   ~watchdog();  // disarms
 
-  // Restarts the limit. Called by a loop once per round, from any thread.
-  void progressed() noexcept { rounds_.fetch_add(1, std::memory_order_relaxed); }
+  // Restarts the limit (and, in a forked child, its parent's: child_progressed()). Called by a
+  // loop once per round, from any thread.
+  void progressed() noexcept {
+    rounds_.fetch_add(1, std::memory_order_relaxed);
+    child_progressed();
+  }
 
  private:
   void watch(std::chrono::milliseconds limit);

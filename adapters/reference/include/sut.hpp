@@ -12,6 +12,10 @@
 #define SUT_HAS_RCU 1
 #define SUT_HAS_HP_BATCH 1
 #define SUT_NATIVE_API 1
+// The mutants adapter probes an API mutant that takes rcu_obj_base away (adapter.cmake).
+#ifndef SUT_HAS_RCU_OBJ_BASE
+#define SUT_HAS_RCU_OBJ_BASE 1
+#endif
 
 namespace sut {
 using saferecl::hazard_pointer;
@@ -21,7 +25,9 @@ using saferecl::swap;
 using saferecl::make_hazard_pointer_batch;
 using saferecl::clear_hazard_pointer_batch;
 
+#if SUT_HAS_RCU_OBJ_BASE
 using saferecl::rcu_obj_base;
+#endif
 using saferecl::rcu_domain;
 using saferecl::rcu_default_domain;
 using saferecl::rcu_synchronize;

@@ -29,6 +29,10 @@
 #else
 #define SUT_HAS_RCU 0
 #endif
+// adapter.cmake defines it 0 for an <rcu> without rcu_obj_base (adapters/README.md).
+#ifndef SUT_HAS_RCU_OBJ_BASE
+#define SUT_HAS_RCU_OBJ_BASE SUT_HAS_RCU
+#endif
 
 namespace sut {
 #if SUT_HAS_HAZARD_POINTER
@@ -42,7 +46,9 @@ using std::make_hazard_pointer_batch;
 using std::clear_hazard_pointer_batch;
 #endif
 #if SUT_HAS_RCU
+#if SUT_HAS_RCU_OBJ_BASE
 using std::rcu_obj_base;
+#endif
 using std::rcu_domain;
 using std::rcu_default_domain;
 using std::rcu_synchronize;

@@ -6,7 +6,8 @@
 // barriers, and leave the parent unharmed (RS-18). QoI.
 //
 // Relies on: the child creating no thread (it is a copy of a multi-threaded process); each
-// parent judging its child on the time the child could run (support/child_process.hpp), the
+// parent judging its child on its progress in the time it could run
+// (support/child_process.hpp), the
 // test's parent under the watchdog; nested forks from a child, which is single-threaded.
 #include "support/child_process.hpp"
 #include "support/rcu_objects.hpp"
@@ -45,10 +46,8 @@ bool exercise_rcu() {
 // below itself, and reports 0 only if everything below it succeeded. `waiting` is the
 // test's watchdog (in the test's process only).
 int fork_and_exercise(int depth, saferecl::test::watchdog* waiting = nullptr) {
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
+  const pid_t pid = saferecl::test::fork_child();
   if (pid == 0) {
-    saferecl::test::arm_child_alarm();
     int status = exercise_rcu() ? 0 : 1;
     if (status == 0 && depth > 1) status = fork_and_exercise(depth - 1);
     std::_Exit(status);

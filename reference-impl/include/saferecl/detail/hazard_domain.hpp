@@ -255,6 +255,7 @@ inline T* hazard_protect_unvalidated(hazard_ref h, const std::atomic<T*>& src) n
 }
 
 SAFERECL_HP_INLINE hazard_ref hazard_acquire() {
+  if (SAFERECL_MUTANT("NB-H60")) mutant_busy_work();  // conforming: slow, never stuck
   hazard_thread_state& t = hazard_tls;
   if (t.cached != 0) [[likely]]
     return t.cache[--t.cached];
@@ -322,6 +323,7 @@ inline void hazard_reclaim_one(hazard_thread_state& t) noexcept {
 }
 
 inline void hazard_retire(hazard_retired_node* n) noexcept {
+  if (SAFERECL_MUTANT("NB-H60")) mutant_busy_work();  // conforming: slow, never stuck
   if (SAFERECL_MUTANT("MH-09")) return hazard_retire_locked(n);
   if (SAFERECL_MUTANT("NB-H39")) return hazard_retire_shared(n, [] {});  // conforming
   hazard_thread_state& t = hazard_tls;

@@ -23,16 +23,29 @@
 //                                 place, and destroying the object destroys it again
 //   mutant_run_never_destroyed    it is moved into a slot of its own, never destroyed
 //
+// One slowness is shared by several operations (NB-H60), so it lives here too:
+//   mutant_busy_work              spins for a fixed amount of the calling thread's CPU time
+//
 // Mutants of the API itself (a declaration changed: AM-xx) cannot be switched at run time;
 // they are patches applied to a copy of these headers by the mutants adapter
 // (adapters/mutants/api/), so nothing of them appears here.
 #pragma once
+
+#include <time.h>
 
 #include <memory>
 #include <new>
 #include <utility>
 
 namespace saferecl::detail {
+// Counted in the thread's CPU time, so the work is the same however busy the machine is.
+inline void mutant_busy_work() noexcept {
+  constexpr long kNanoseconds = 100'000;
+  timespec start{}, now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  do ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  while ((now.tv_sec - start.tv_sec) * 1'000'000'000L + (now.tv_nsec - start.tv_nsec) < kNanoseconds);
+}
 template <class D, class T>
 void mutant_run_destroying_stored(D& stored, T* x) noexcept {
   D taken;
