@@ -7,6 +7,7 @@
 #include "background_thread.hpp"
 #include "hazard_internal.hpp"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,8 +56,10 @@ bool fence_covers(std::uint64_t stamp) noexcept {
 // Under TSan (and for MH-02) the pass's only fence is the stamp's full fence, which under
 // TSan orders only the hardware (see asymmetric_fence.hpp); every happens-before edge TSan
 // needs comes from seq_cst/acquire/release operations.
+// NB-H51 publishes with seq_cst exchanges and scans with seq_cst loads: the stamp's full
+// fence is all the pass needs.
 void fence_before_scan(std::uint64_t stamp) noexcept {
-  if (SAFERECL_MUTANT("MH-03")) return;
+  if (SAFERECL_MUTANT("MH-03") || SAFERECL_MUTANT("NB-H51")) return;
   if (kTsanBuild || SAFERECL_MUTANT("MH-02")) return;  // MH-02: the reader's half is gone too
   heavy_fence_since(first_covering_fence(stamp));
 }
@@ -64,14 +67,14 @@ void fence_before_scan(std::uint64_t stamp) noexcept {
 struct scan_mode {
   bool relaxed = SAFERECL_MUTANT("MH-03");
   bool plain = SAFERECL_MUTANT("MH-17");
+  bool sc = kTsanBuild || SAFERECL_MUTANT("NB-H51");
 };
 
 inline const void* load_hazard(const hazard_record& r, scan_mode m) noexcept {
   if (m.plain)  // MH-17: a plain read racing with the owner's atomic stores
     return *reinterpret_cast<const void* const*>(&r.hazard);
   return r.hazard.load(m.relaxed ? std::memory_order_relaxed
-                                 : (kTsanBuild ? std::memory_order_seq_cst
-                                               : std::memory_order_acquire));
+                                 : (m.sc ? std::memory_order_seq_cst : std::memory_order_acquire));
 }
 
 // MH-95: the passes of live threads are serialized by a process-wide lock and share one
@@ -281,13 +284,15 @@ void pass_alive(hazard_thread_state& t, pass_cause cause) noexcept {
   // Taken off the thread for the pass: a deleter run in it retires without running another.
   hazard_retired_node* waiting = std::exchange(t.reclaimable, nullptr);
   if (cause == pass_cause::deleters_retired) run_deleters(std::exchange(waiting, nullptr));
-  // NB-H1 (conforming variant): no batch waits; every pass scans what it took at once.
-  bool may_wait = cause == pass_cause::threshold && !SAFERECL_MUTANT("NB-H1");
+  // NB-H1, NB-H51 (conforming variants): no batch waits; every pass scans what it took at once.
+  const bool eager = SAFERECL_MUTANT("NB-H51");
+  bool may_wait = cause == pass_cause::threshold && !SAFERECL_MUTANT("NB-H1") && !eager;
   // Under TSan deleters run as the scan finds them: TSan forgets old accesses (its shadow is
   // reset as threads use up their epochs), so a deleter run thousands of retires after the
   // scan can find a racing reader's writes already forgotten (mutant MH-03 survived so).
   // NB-H11 (conforming variant): deferred under TSan too.
-  bool defer = cause == pass_cause::threshold && (!kTsanBuild || SAFERECL_MUTANT("NB-H11"));
+  // NB-H51: never deferred, the deleters run in the pass that found them unprotected.
+  bool defer = cause == pass_cause::threshold && (!kTsanBuild || SAFERECL_MUTANT("NB-H11")) && !eager;
   for (;; may_wait = false, defer = false) {
     // MH-30: the private list is read, not detached: what the pass reclaims stays on it
     hazard_retired_node* list = SAFERECL_MUTANT("MH-30") ? t.retired : std::exchange(t.retired, nullptr);
@@ -388,12 +393,75 @@ void* reclaimer_main(void*) {
   return nullptr;
 }
 
+// ---------------------------------------------------------------------------------------
+// NB-H50 (conforming variant): deleters run only on an executor thread that no other thread
+// ever synchronizes with. Every retire outside the executor pushes its object onto the
+// shared list, a lock-free stack (a release CAS); the executor takes it (an acquire
+// exchange, which releases nothing back) and runs passes. Nothing else passes between them:
+// no mutex, no condition variable, no join; the executor polls with nanosleep, and the
+// backlog that makes a retire wait is a relaxed count. At exit the executor is asked, by a
+// relaxed flag, to park before the program's statics are destroyed (nothing waits for it
+// beyond a bounded poll); a forked child starts one of its own on its first retire.
+// ---------------------------------------------------------------------------------------
+
+// Queued objects at which retire waits, folly's threshold: what is outstanding (the queue
+// and the batch in a pass) then reaches its ceiling early in a run whatever the executor's
+// share of the processor, as the H9/H38 qoi bounds assume when they judge growth (with
+// 8,192 the executor's lag under load sent the late peak past twice the early one).
+constexpr std::ptrdiff_t kExecutorBacklog = 1024;
+constexpr unsigned kIdleRoundsPerPass = 64;  // a pass over what stays protected, when idle
+
+std::atomic<bool> g_executor_exiting{false};
+std::atomic<bool> g_executor_parked{false};
+thread_local constinit bool t_is_executor = false;
+
+void nap(long nanoseconds) noexcept {
+  timespec ts{0, nanoseconds};
+  (void)::nanosleep(&ts, nullptr);
+}
+
+void* executor_main(void*);
+void park_executor_at_exit() noexcept;
+void forget_executor() noexcept;
+constinit background_thread g_executor{&executor_main, &park_executor_at_exit, &forget_executor};
+
+void* executor_main(void*) {
+  t_is_executor = true;
+  hazard_thread_state& t = hazard_tls;
+  attach(t);
+  for (unsigned idle = 0;; ++idle) {
+    if (g_executor_exiting.load(std::memory_order_relaxed)) break;
+    const bool fresh = g_shared.head.load(std::memory_order_relaxed) != nullptr;
+    if (fresh) idle = 0;
+    if (t.phase == hazard_phase::alive && (fresh || (t.retired != nullptr && idle % kIdleRoundsPerPass == 0)))
+      pass_alive(t, pass_cause::reclaimer);
+    if (!fresh) nap(200'000);
+  }
+  g_executor_parked.store(true, std::memory_order_relaxed);
+  for (;;) nap(100'000'000);  // abandoned: the process ends around it
+}
+
+// atexit: no deleter may run once the program's statics are being destroyed. A relaxed
+// request and a bounded poll: still no happens-before between the executor and anyone.
+void park_executor_at_exit() noexcept {
+  if (!g_executor.runs_here()) return;
+  g_executor_exiting.store(true, std::memory_order_relaxed);
+  for (int i = 0; i < 20'000 && !g_executor_parked.load(std::memory_order_relaxed); ++i) nap(100'000);
+}
+
+void forget_executor() noexcept {
+  g_executor.forget();
+  g_executor_exiting.store(false, std::memory_order_relaxed);
+  g_executor_parked.store(false, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 namespace hazard_impl {
 
-// NB-H4: true if `t`'s reclamation was left to the background thread.
+// NB-H4, NB-H50: true if `t`'s reclamation was left to the background thread.
 bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
+  if (SAFERECL_MUTANT("NB-H50")) return !t_is_executor;  // its private list is always empty
   if (!SAFERECL_MUTANT("NB-H4") || t_is_reclaimer || !g_reclaimer.start()) return false;
   if (t.retired != nullptr) {
     hazard_retired_node* tail = t.retired;
@@ -406,6 +474,17 @@ bool leave_to_reclaimer(hazard_thread_state& t) noexcept {
 }
 
 }  // namespace hazard_impl
+
+// NB-H50: hands `n` to the executor; false on the executor itself (a deleter's retire joins
+// its private list, as any thread's does) or if it cannot be started.
+bool hazard_retire_to_executor(hazard_retired_node* n) noexcept {
+  if (t_is_executor || !g_executor.start()) return false;
+  push_shared(n, n, 1);
+  while (g_shared.count.load(std::memory_order_relaxed) > kExecutorBacklog &&
+         !g_executor_exiting.load(std::memory_order_relaxed))
+    nap(100'000);
+  return true;
+}
 
 void hazard_retire_overflow(hazard_thread_state& t) noexcept {
   if (!t.in_pass && !leave_to_reclaimer(t)) pass_alive(t, pass_cause::threshold);

@@ -24,7 +24,8 @@ hazard_ref hazard_acquire_slow() {
   // NB-H5 (conforming): records are never reused: every hazard pointer gets a fresh one
   // (and the release path abandons it), as a design that never recycles slots would.
   if (SAFERECL_MUTANT("NB-H5")) return hazard_ref_for(allocate_block(1, 1));
-  const bool cache = t.phase == hazard_phase::alive && t.cached == 0;
+  // NB-H51 (conforming): no thread cache, one record from the shared pool per hazard pointer.
+  const bool cache = t.phase == hazard_phase::alive && t.cached == 0 && !SAFERECL_MUTANT("NB-H51");
   hazard_record* chain;
   if (SAFERECL_MUTANT("NB-H3") && cache && !t_has_own_block) {
     // NB-H3 (conforming): a thread's first hazard pointer allocates a block of records of

@@ -64,7 +64,9 @@ void attach(hazard_thread_state& t) noexcept {
     }
   }
   t.phase = hazard_phase::alive;
-  t.capacity = SAFERECL_MUTANT("NB-H5") ? 0 : kHazardCacheSize;  // NB-H5: nothing is kept
+  // NB-H5, NB-H51 (conforming): no thread cache; every record goes back to the pool (NB-H51)
+  // or is abandoned (NB-H5).
+  t.capacity = SAFERECL_MUTANT("NB-H5") || SAFERECL_MUTANT("NB-H51") ? 0 : kHazardCacheSize;
   t.threshold = current_threshold();
 }
 

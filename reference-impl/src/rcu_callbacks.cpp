@@ -5,6 +5,8 @@
 #include "background_thread.hpp"
 #include "rcu_internal.hpp"
 
+#include <time.h>
+
 #include <chrono>
 #include <optional>
 
@@ -283,6 +285,110 @@ bool help_inflight(u64 target) noexcept {
   return false;
 }
 
+// ------------------------------------------- NB-R50: a lock-free-fed executor thread
+// Conforming variant: one thread runs every deleter, and nothing of it is ordered with other
+// threads but what rcu_barrier must order. A retire pushes its node onto a lock-free stack
+// (a release CAS) and returns; the executor takes the stack (an acquire exchange, which
+// releases nothing back), drives a grace period that begins after the take, and runs the
+// batch in retire order. A deleter's own retire joins the executor's next batch. rcu_barrier
+// pushes a marker of its own and polls (nanosleep) until the executor, running in retire
+// order on one thread, reaches it: the marker's release store follows every earlier
+// deleter's run, the barrier's acquire load of it gives the happens-before
+// [saferecl.rcu.domain.func]/5 asks. No mutex, condition variable or join; the executor is
+// abandoned at exit (it keeps serving barriers in static destructors) and a forked child
+// starts one of its own.
+struct r50_marker : rcu_cb_node {
+  std::atomic<bool> reached{false};
+};
+
+std::atomic<rcu_cb_node*> g_r50_stack{nullptr};
+thread_local constinit bool t_r50_executor = false;
+thread_local constinit rcu_cb_node* t_r50_next_head = nullptr;  // what deleters retired
+thread_local constinit rcu_cb_node* t_r50_next_tail = nullptr;
+
+void r50_nap(long nanoseconds) noexcept {
+  timespec ts{0, nanoseconds};
+  (void)::nanosleep(&ts, nullptr);
+}
+
+void* r50_executor_main(void*);
+void r50_abandon_at_exit() noexcept {}
+void r50_forget_in_child() noexcept;
+constinit background_thread g_r50_executor{&r50_executor_main, &r50_abandon_at_exit,
+                                           &r50_forget_in_child};
+void r50_forget_in_child() noexcept {
+  g_r50_executor.forget();  // the parent's batch in flight is lost here: never run
+}
+
+// The taken stack (newest first) reversed behind what deleters retired: retire order.
+rcu_cb_node* r50_next_batch() noexcept {
+  rcu_cb_node* fifo = nullptr;
+  for (rcu_cb_node* p = g_r50_stack.exchange(nullptr, std::memory_order_acquire); p != nullptr;) {
+    rcu_cb_node* nx = p->next;
+    p->next = fifo;
+    fifo = p;
+    p = nx;
+  }
+  if (t_r50_next_head == nullptr) return fifo;
+  rcu_cb_node* const first = t_r50_next_head;
+  t_r50_next_tail->next = fifo;
+  t_r50_next_head = t_r50_next_tail = nullptr;
+  return first;
+}
+
+void* r50_executor_main(void*) {
+  t_r50_executor = true;
+  t_in_executor = true;  // a deleter's unlock runs nothing
+  rcu_domain& d = rcu_default_domain();
+  for (;;) {
+    rcu_cb_node* batch = r50_next_batch();
+    if (batch == nullptr) {
+      r50_nap(100'000);
+      continue;
+    }
+    drive_until(d, target_after(g.gp_seq.load(std::memory_order_seq_cst)));
+    while (batch != nullptr) {
+      rcu_cb_node* nx = batch->next;  // batch is gone after invoke
+      batch->invoke(batch);
+      batch = nx;
+    }
+  }
+}
+
+void r50_push(rcu_cb_node* n) noexcept {
+  while (!g_r50_executor.start()) r50_nap(1'000'000);  // pthread_create failed: retry
+  rcu_cb_node* head = g_r50_stack.load(std::memory_order_relaxed);
+  do {
+    n->next = head;
+  } while (!g_r50_stack.compare_exchange_weak(head, n, std::memory_order_release,
+                                              std::memory_order_relaxed));
+}
+
+bool r50_enqueue(rcu_cb_node* n) noexcept {
+  if (!SAFERECL_MUTANT("NB-R50")) return false;
+  light_fence();  // (a): the caller's unlink before the grace period the executor begins
+  n->next = nullptr;
+  if (t_r50_executor) {
+    (t_r50_next_tail ? t_r50_next_tail->next : t_r50_next_head) = n;
+    t_r50_next_tail = n;
+    return true;
+  }
+  r50_push(n);
+  return true;
+}
+
+bool r50_barrier() noexcept {
+  if (!SAFERECL_MUTANT("NB-R50")) return false;
+  if (t_r50_executor) return true;  // inside a deleter: re-entrancy is implementation-defined
+  r50_marker m;
+  m.invoke = [](rcu_cb_node* n) noexcept {
+    static_cast<r50_marker*>(n)->reached.store(true, std::memory_order_release);
+  };
+  r50_push(&m);
+  while (!m.reached.load(std::memory_order_acquire)) r50_nap(50'000);
+  return true;
+}
+
 }  // namespace rcu_impl
 
 using namespace rcu_impl;
@@ -290,6 +396,7 @@ using namespace rcu_impl;
 
 void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   ensure_init();
+  if (r50_enqueue(n)) return;  // NB-R50 (conforming): handed to the executor
   if (SAFERECL_MUTANT("MR-02")) { n->invoke(n); return; }  // deleter runs inside retire
   light_fence();  // (a): the caller's unlink before the snapshot of gp_seq
   g.cb_lock.lock();
@@ -340,6 +447,7 @@ void rcu_barrier(rcu_domain& d) noexcept {
   using detail::g;
   if (SAFERECL_MUTANT("MR-28")) return rcu_synchronize(d);  // waits for runnable, not for run
   detail::ensure_init();
+  if (detail::r50_barrier()) return;  // NB-R50 (conforming): waits for the executor
   if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
   g.cb_lock.lock();
   const std::uint64_t target = g.enq_count;  // every evaluation queued before this call

@@ -138,9 +138,16 @@ TEST_CASE("saferecl.hp.holder.mem/5 H30: qoi: a failed try_protect leaves its ho
 
 namespace {
 
-// An object whose deleter retires a child object, and the ids of those children.
-std::mutex g_children_mutex;
-std::vector<object_log::id_t> g_children;
+// An object whose deleter retires a child object, and the ids of those children: guarded
+// by a mutex the deleters take, and never destroyed (a deleter may run during exit).
+struct children_log {
+  std::mutex mutex;
+  std::vector<object_log::id_t> ids;
+};
+children_log& children() {
+  static children_log* const log = new children_log;
+  return *log;
+}
 
 struct parent_object;
 struct retire_a_child {
@@ -153,8 +160,8 @@ void retire_a_child::operator()(parent_object* p) const noexcept {
   quarantine_deleter{}(p);
   auto* child = new hp_object;
   {
-    std::lock_guard lock(g_children_mutex);
-    g_children.push_back(child->id);
+    std::lock_guard lock(children().mutex);
+    children().ids.push_back(child->id);
   }
   child->retire();
 }
@@ -170,6 +177,7 @@ TEST_CASE("saferecl.hp.general/7 H38: qoi: objects retired by exited threads, an
   constexpr std::size_t kThreads = 4;
   constexpr std::size_t kPerThread = 2'500;
   std::vector<object_log::id_t> parents(kThreads * kPerThread);
+  children();  // made here, not in a deleter
   saferecl::test::within_watchdog("threads retire and exit", [&] {
     for (std::size_t t = 0; t < kThreads; ++t)
       std::thread([&, first = t * kPerThread] {
@@ -182,8 +190,8 @@ TEST_CASE("saferecl.hp.general/7 H38: qoi: objects retired by exited threads, an
   });
   const auto all_reclaimed = [&] {
     if (reclaimed_among(parents) != parents.size()) return false;
-    std::lock_guard lock(g_children_mutex);
-    return reclaimed_among(g_children) == parents.size();
+    std::lock_guard lock(children().mutex);
+    return reclaimed_among(children().ids) == parents.size();
   };
   CHECK(churn_until(all_reclaimed));
   CHECK(objects().repeated_reclaims() == 0);

@@ -160,6 +160,7 @@ void hazard_retire_locked(hazard_retired_node* n) noexcept;      // MH-09
 void hazard_unprotect_everywhere(const void* p) noexcept;        // MH-28
 void hazard_publish_shared(hazard_retired_node* n) noexcept;     // MH-70, NB-H39
 void hazard_pass_shared_if_due() noexcept;                       // MH-70, NB-H39
+bool hazard_retire_to_executor(hazard_retired_node* n) noexcept; // NB-H50
 
 // MH-70 and NB-H39: a design with one shared retired list. `store_deleter` runs after the
 // object is on the list (MH-70: a concurrent pass may already be reclaiming it) or is a
@@ -200,6 +201,10 @@ inline const void* hazard_key(T* p) noexcept {
 // not model fences, but it understands seq_cst and acquire/release operations).
 inline void hazard_publish(hazard_ref h, const void* p) noexcept {
   hazard_record* r = hazard_rec(h);
+  if (SAFERECL_MUTANT("NB-H51")) {  // conforming: a seq_cst exchange, paired with no heavy fence
+    (void)r->hazard.exchange(p, std::memory_order_seq_cst);
+    return;
+  }
   if constexpr (kTsanBuild) {
     r->hazard.store(p, SAFERECL_MUTANT("MH-02") ? std::memory_order_release
                                                 : std::memory_order_seq_cst);
@@ -218,7 +223,8 @@ inline void hazard_publish(hazard_ref h, const void* p) noexcept {
 template <class T>
 inline T* hazard_reload(const std::atomic<T*>& src) noexcept {
   if (SAFERECL_MUTANT("MH-41")) return src.load(std::memory_order_relaxed);  // not an acquire
-  return src.load(kTsanBuild ? std::memory_order_seq_cst : std::memory_order_acquire);
+  const bool sc = kTsanBuild || SAFERECL_MUTANT("NB-H51");  // NB-H51: the Dekker pattern in seq_cst
+  return src.load(sc ? std::memory_order_seq_cst : std::memory_order_acquire);
 }
 
 // Associate without validation (reset_protection(p)) or end the association. A release
@@ -326,12 +332,13 @@ inline void hazard_retire(hazard_retired_node* n) noexcept {
   if (SAFERECL_MUTANT("NB-H60")) mutant_busy_work();  // conforming: slow, never stuck
   if (SAFERECL_MUTANT("MH-09")) return hazard_retire_locked(n);
   if (SAFERECL_MUTANT("NB-H39")) return hazard_retire_shared(n, [] {});  // conforming
+  if (SAFERECL_MUTANT("NB-H50") && hazard_retire_to_executor(n)) return;  // conforming
   hazard_thread_state& t = hazard_tls;
   if (t.phase == hazard_phase::alive) [[likely]] {
     hazard_node_access::next(n) = t.retired;
     t.retired = n;
-    // NB-H1 (conforming variant): a reclamation pass on every retire.
-    if ((++t.retired_count >= t.threshold || SAFERECL_MUTANT("NB-H1")) &&
+    // NB-H1, NB-H51 (conforming variants): a reclamation pass on every retire.
+    if ((++t.retired_count >= t.threshold || SAFERECL_MUTANT("NB-H1") || SAFERECL_MUTANT("NB-H51")) &&
         !SAFERECL_MUTANT("MH-12")) [[unlikely]]
       hazard_retire_overflow(t);
     if (t.reclaimable != nullptr) hazard_reclaim_one(t);
