@@ -304,7 +304,8 @@ SAFERECL_UNINSTRUMENTED void tagged_store(const volatile void* location, int o, 
     if (!__atomic_load_n(&g_tagged_any, __ATOMIC_RELAXED)) __atomic_store_n(&g_tagged_any, true, __ATOMIC_SEQ_CST);
     if ((e = find(location, true)) == nullptr) {
       say(table_full);
-      store(release);
+      __tsan_release(const_cast<void*>(location));  // a release at the store, joined as above
+      store(relaxed);
       return;
     }
   } else if (__atomic_load_n(&g_tagged_any, __ATOMIC_ACQUIRE)) {
@@ -312,6 +313,7 @@ SAFERECL_UNINSTRUMENTED void tagged_store(const volatile void* location, int o, 
   }
   if (e == nullptr) return store(o);
   lock(*e);
+  __atomic_thread_fence(__ATOMIC_RELEASE);  // the entry (and the flag) before the value: see tagged_load
   store(o);
   unlock(*e, t);
 }
@@ -354,6 +356,7 @@ SAFERECL_UNINSTRUMENTED auto tagged_rmw(const volatile void* location, int o, in
     return v;
   }
   const tag_t before = lock(*e);
+  __atomic_thread_fence(__ATOMIC_RELEASE);  // the entry (and the flag) before the value: see tagged_load
   int performed = o;
   tag_t after = before;
   // The thread's own earlier tag is in its current slot's clock already (its row is its own
