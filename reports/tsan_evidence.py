@@ -1,8 +1,8 @@
 """Whether a ThreadSanitizer race report is evidence TSan could judge.
 
 TSan sees a happens-before edge only where code is compiled with -fsanitize=thread or calls
-a function TSan intercepts. Two kinds of synchronization escape it, and a race it reports
-across one of them is not evidence of a bug:
+a function TSan intercepts. Synchronization that escapes it makes a race it reports across
+it no evidence of a bug:
 
 - **An uninstrumented C++ runtime.** Debian's libc++.a completes std::call_once inside the
   archive (the release that publishes the callable's writes), and counts std::barrier's
@@ -11,12 +11,11 @@ across one of them is not evidence of a bug:
   information and no instrumentation) is unjudgeable, unless the run used an instrumented
   runtime or the link-time annotations of suite/support/runtime_annotations/ (run.json's
   cxx_runtime says which).
-- **atomic_thread_fence.** No TSan runtime models fences ([atomics.fences]: a release fence
-  before a relaxed store, an acquire fence after the relaxed load that reads it). The
-  battery's TSan builds model them (suite/support/tsan/fences.cpp), conservatively: a race
-  TSan still reports is real. Where the model had to forget a relaxed load before an acquire
-  fence, it prints FENCE_MARKER with where, and a race reported by that process may be one
-  the fence prevents.
+- **atomic_thread_fence** does not escape it in the battery: no TSan runtime models fences,
+  but the battery's TSan builds do (suite/support/tsan/fences.cpp), and where that model is
+  not exact it is wider than C++ (it may hide a race, and says so on stderr as
+  "[saferecl] TSan fence model widened: ..."), never narrower: a race TSan reports in a
+  process that fenced is evidence like any other.
 
 A third thing is TSan's own limit, not a race: **a forked child of a multi-threaded process
 that starts a thread** is ended by TSan ("starting new threads after multi-threaded fork is
@@ -28,7 +27,7 @@ racy child), so the child's own checks judge it. Where a child still died by the
 (a user's die_after_fork=1), the test's failure is the tool's: INCONCLUSIVE.
 
 Everything else stays evidence: a race whose stacks lie in the implementation's or the
-test's own code, in a process that ran no fence, under a runtime TSan sees, is a FAIL.
+test's own code, under a runtime TSan sees, is a FAIL.
 """
 
 from __future__ import annotations
@@ -46,8 +45,6 @@ FORK_REFUSAL_DETAIL = ("ThreadSanitizer ended a forked child that started a thre
                        "after multi-threaded fork is not supported\"): the tool's limit, not the "
                        "implementation's failure; the child runs under die_after_fork=0 (the suite's "
                        "default) and in the asan and none tiers")
-# The line suite/support/tsan/fences.cpp prints (once per process) when its model is incomplete.
-FENCE_MARKER = "[saferecl] TSan: the fence model forgot relaxed loads before an acquire fence"
 # The first line of a stack of one of the two racing accesses.
 ACCESS_LINE = re.compile(r"^\s+(Previous )?(atomic )?(read|write)\b.* of size \d+ at ", re.IGNORECASE)
 # A frame inside the uninstrumented libc++: std::__1 (or std::__N) function, no source file.
@@ -92,10 +89,6 @@ def runtime_frames(report: list[str]) -> list[str]:
     return found
 
 
-def fence_sites(output: str) -> list[str]:
-    return [line.split(FENCE_MARKER, 1)[1].strip(" :") for line in output.splitlines() if FENCE_MARKER in line]
-
-
 def judge(output: str, runtime: dict | None) -> Judgement:
     """Whether a TSan-tier output whose process failed with the sanitizer's status is evidence.
     `runtime` is run.json's cxx_runtime (None: unknown, taken as seen)."""
@@ -104,7 +97,6 @@ def judge(output: str, runtime: dict | None) -> Judgement:
         return Judgement(True)
     runtime = runtime or {}
     runtime_blind = runtime.get("instrumented") is False and not runtime.get("annotations")
-    fences = fence_sites(output)
     reasons = []
     for report in races:
         frames = runtime_frames(report) if runtime_blind else []
@@ -112,9 +104,6 @@ def judge(output: str, runtime: dict | None) -> Judgement:
             reasons.append(f"a racing access runs through {frames[0]}, inside "
                            f"{runtime.get('library', 'the C++ runtime')}, which is not instrumented: "
                            "TSan cannot see its synchronization")
-        elif fences:
-            reasons.append("the process synchronized through an atomic_thread_fence that TSan's fence model "
-                           f"could not follow (at {fences[0]}): the race may be one the fence prevents")
         else:
             return Judgement(True)  # one race TSan could judge is enough
     return Judgement(False, reasons[0] + (f" ({len(reasons)} reports alike)" if len(reasons) > 1 else ""))

@@ -21,6 +21,7 @@ std::string_view active_mutant() noexcept {
 // A mutant of a conforming variant is that variant with one more bug: it switches both on.
 constexpr std::pair<std::string_view, std::string_view> kBuiltOnVariant[] = {
     {"MR-70", "NB-R20"},  // the fence-synchronized RCU without the grace period's acquire fence
+    {"MR-90", "NB-R20"},  // ... without the release fence of its readers' region end
 };
 
 }  // namespace

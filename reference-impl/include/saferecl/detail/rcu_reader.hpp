@@ -55,7 +55,8 @@ inline void rcu_enter_by_fence(std::atomic<std::uint64_t>& word, std::uint64_t v
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 inline void rcu_leave_by_fence(std::atomic<std::uint64_t>& word) noexcept {
-  std::atomic_thread_fence(std::memory_order_release);
+  if (!SAFERECL_MUTANT("MR-90"))  // MR-90: a relaxed region end releases nothing of the region
+    std::atomic_thread_fence(std::memory_order_release);
   word.store(0, std::memory_order_relaxed);
 }
 

@@ -131,6 +131,35 @@ TEST_CASE("saferecl.rcu.domain.func/3 R30: a write in a region that closed befor
   within_watchdog("joining the reader", [&] { reader.join(); });
 }
 
+// RS-07, read side: the reclamation shape in miniature. A plain read inside a region, then a
+// plain write after rcu_synchronize (the free of what the reader saw). The reader leaves its
+// region and stays alive synchronizing with nothing that orders its read before the write
+// (its signal is relaxed; what it waits for is set after the write), so only the unlock ->
+// return synchronization does: an unlock whose store releases nothing of the region (a
+// relaxed store with no release fence before it) leaves the read and the write racing.
+TEST_CASE("saferecl.rcu.domain.func/3 R30: a read in a region that closed before the call happens before a write after the return" *
+          doctest::test_suite("core.concurrency")) {
+  int data = 1;
+  int seen = 0;
+  std::atomic<bool> closed{false};
+  saferecl::test::event written;
+  std::thread reader([&] {
+    sut::rcu_default_domain().lock();
+    seen = data;
+    sut::rcu_default_domain().unlock();
+    closed.store(true, std::memory_order_relaxed);
+    written.wait();
+  });
+  within_watchdog("the reader's region closing", [&] {
+    while (!closed.load(std::memory_order_relaxed)) std::this_thread::yield();
+  });
+  within_watchdog("rcu_synchronize after the region closed", [] { sut::rcu_synchronize(); });
+  data = 2;  // a data race with the reader's read is a TSan report
+  written.set();
+  within_watchdog("joining the reader", [&] { reader.join(); });
+  CHECK(seen == 1);
+}
+
 TEST_CASE("saferecl.rcu.domain.func/3 R30: a write in a region the call waits for happens before the return" *
           doctest::test_suite("core.concurrency")) {
   int data = 0;
