@@ -18,8 +18,10 @@
 // The semantics: x86-TSO, as the C++-to-x86 mapping produces it.
 //   - A thread's non-seq_cst atomic stores enter its FIFO buffer (kCapacity entries; a full
 //     buffer commits its oldest). Each entry reaches memory after a seeded random number of the
-//     thread's later operations (log-uniform, 0 to kMaxDelay), and at each operation the whole
-//     buffer drains with probability 1/kDrainChance. Entries commit in order.
+//     thread's later atomic operations and fences (log-uniform, 0 to 2^kMaxDelayLog2), and at
+//     each of them the whole buffer drains with probability 1/kDrainChance. Entries commit in
+//     order. Plain accesses do not count: a reader that computes on the object it protects
+//     keeps its hazard store buffered for as long as it computes, as a slow core may.
 //   - A load reads the thread's newest buffered value of its location first (store-to-load
 //     forwarding); an access that overlaps a buffered store of another size drains first.
 //   - seq_cst stores (mov+mfence or xchg), read-modify-writes (lock-prefixed) and seq_cst
@@ -320,11 +322,10 @@ void before_locked_instruction() noexcept {
   drain_own();
 }
 
-// A plain access of the thread: an operation (ticks), and exact against its own buffer.
+// A plain access of the thread: exact against its own buffer (an overlap drains it).
 inline void plain_access(const void* a, unsigned size) noexcept {
   store_buffer& b = t_buffer;
   if (b.count.load(std::memory_order_relaxed) == 0) return;
-  tick(b);
   const auto address = reinterpret_cast<std::uintptr_t>(a);
   b.lock.lock();
   const unsigned n = b.count.load(std::memory_order_relaxed);
@@ -380,8 +381,8 @@ void __tsan_init() {
   }
 }
 
-void __tsan_func_entry(void*) { plain_access(nullptr, 0); }
-void __tsan_func_exit() { plain_access(nullptr, 0); }
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
 
 #define SAFERECL_TSO_PLAIN(N)                                                    \
   void __tsan_read##N(void* a) { plain_access(a, N); }                           \
