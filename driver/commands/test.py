@@ -47,6 +47,7 @@ from driver.console import conclude, elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
+from driver.index import sources_regex, suite_tests
 from driver.language import Request
 from driver.options import MutantOptions, RunOptions, random_seed
 from driver.paths import ADAPTERS, BUILD, ROOT
@@ -292,11 +293,14 @@ def tso_conforming(jobs: int, out_base: Path, seed: int | None) -> tuple[bool, s
     """Each of TSO_CONFORMING against the tests its catalog entry names, in the tso tier: no
     test may fail (a failure would be an execution x86 cannot have, or a test over-constraining)."""
     entries = {m["id"]: m for m in mutant_catalog.load(TSO_CONFORMING)}
+    tests = suite_tests()
     bad = []
     for mutant in TSO_CONFORMING:
+        patterns = entries[mutant]["tests"]
         code, report = run_battery(RunOptions(
             impls=[f"mutant:{mutant}"], explicit=True, sanitizer="tso", seed=seed, jobs=jobs,
-            out_base=out_base / "tso-conforming", ctest_args=["-R", "|".join(entries[mutant]["tests"])]))
+            out_base=out_base / "tso-conforming", sources=sources_regex("mutants", patterns, tests),
+            ctest_args=["-R", "|".join(patterns)]))
         ran = verdicts(report / "junit.xml")
         failed = [f"{name} {verdict}" for name, verdict, _ in ran if protocol.is_failing(verdict)]
         if not ran or failed:
