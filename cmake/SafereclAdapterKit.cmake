@@ -97,7 +97,7 @@ function(saferecl_library_adapter)
     list(TRANSFORM A_LIBRARIES PREPEND lib OUTPUT_VARIABLE names)
     string(REPLACE ";" ", " names "${names}")
     saferecl_adapter(NAME ${A_NAME} UNAVAILABLE
-                     "not judged in the tso tier: ${names} is precompiled, not instrumented, so its atomic stores bypass the tier's store buffers and no verdict would rest on an execution x86 can have (header-only implementations are judged)")
+                     "not judged in the tso tier: its library (${names}) is precompiled, not instrumented, so its atomic stores bypass the tier's store buffers and a verdict would rest on executions no x86 machine has (header-only implementations are judged)")
     return()
   endif()
   list(APPEND libraries Threads::Threads)
