@@ -1,4 +1,4 @@
-// <hazard_pointer> torture HX-11: readers that compute on their protected object while the
+// <hazard_pointer> torture HX-12: readers that compute on their protected object while the
 // writers unlink, retire and reclaim.
 // REQUIRES: hazard-pointer
 //
@@ -44,15 +44,15 @@ bool stays_intact(const node* p, std::uint64_t serial, std::uint64_t rereads) no
 
 }  // namespace
 
-TEST_CASE("saferecl.hp.general/6 H8 HX-11: a reader computing on its protected object never sees it reclaimed" *
+TEST_CASE("saferecl.hp.general/6 H8 HX-12: a reader computing on its protected object never sees it reclaimed" *
           doctest::test_suite("core.stress")) {
   const std::size_t readers = threads(2), writers = threads(2);
   const auto duration = scaled(2000ms);
-  print_config("HX-11", {{"readers", str(readers)}, {"writers", str(writers)},
+  print_config("HX-12", {{"readers", str(readers)}, {"writers", str(writers)},
                          {"max_rereads", str(kMaxRereads)}, {"duration_ms", str(duration.count())}});
 
   std::atomic<node*> slot{new node(0)};
-  torture t("HX-11");
+  torture t("HX-12");
   std::vector<progress> reads(readers), writes(writers);
   for (std::size_t i = 0; i < readers; ++i) t.watch("reader " + str(i), reads[i]);
   for (std::size_t i = 0; i < writers; ++i) t.watch("writer " + str(i), writes[i]);
