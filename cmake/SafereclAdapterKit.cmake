@@ -91,6 +91,15 @@ function(saferecl_library_adapter)
     endif()
     list(APPEND libraries ${SAFERECL_${upper}_${lib_upper}_LIBRARY})
   endforeach()
+  # The tso tier sees only instrumented stores: a precompiled library's go straight to memory,
+  # overtaking its caller's buffered ones, which no x86 machine does (suite/support/tso/).
+  if(A_LIBRARIES AND SAFERECL_SANITIZER STREQUAL "tso")
+    list(TRANSFORM A_LIBRARIES PREPEND lib OUTPUT_VARIABLE names)
+    string(REPLACE ";" ", " names "${names}")
+    saferecl_adapter(NAME ${A_NAME} UNAVAILABLE
+                     "not judged in the tso tier: its library (${names}) is precompiled, not instrumented, so its atomic stores bypass the tier's store buffers and a verdict would rest on executions no x86 machine has (header-only implementations are judged)")
+    return()
+  endif()
   list(APPEND libraries Threads::Threads)
 
   # version

@@ -34,6 +34,7 @@ PRESET_COMPILER = "clang++"  # CMakePresets.json's
 # parts that can fail: the standard, the sanitizer runtime, threads).
 TIER_FLAGS = {"tsan": ["-fsanitize=thread", "-O1"],
               "asan": ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-O1"],
+              "tso": ["-fsanitize=thread", "-O2"],  # the instrumentation; the probe links TSan's runtime
               "none": ["-O2"]}
 PROBE = "#include <atomic>\n#include <thread>\nint main() { std::atomic<int> n{0}; " \
         "std::thread t([&] { ++n; }); t.join(); return n - 1; }\n"
@@ -87,6 +88,9 @@ def resolve(command: str) -> Compiler:
 
 def check_tier(compiler: Compiler, sanitizer: str) -> None:
     """Raises EnvironmentProblem with one line when the compiler cannot build the tier."""
+    if sanitizer == "tso" and "clang" not in compiler.version:
+        raise EnvironmentProblem(f"{compiler.command} ({compiler.version}) cannot build the tso tier: it needs "
+                                 "clang (-fsanitize=thread linked with -fno-sanitize-link-runtime)")
     with tempfile.TemporaryDirectory(prefix="saferecl-cxx-") as tmp:
         source, program = Path(tmp) / "probe.cpp", Path(tmp) / "probe"
         source.write_text(PROBE)

@@ -13,7 +13,7 @@ from driver import console
 from driver.language import Request
 from driver.paths import DEFAULT_OUT
 
-SANITIZERS = {"tsan": "tsan", "asan": "asan", "none": "release"}  # sanitizer -> CMake preset
+SANITIZERS = {"tsan": "tsan", "asan": "asan", "tso": "tso", "none": "release"}  # sanitizer -> CMake preset
 PROFILES = {"quick": 1.0, "full": 10.0, "soak": 100.0}  # profile -> SAFERECL_STRESS_SCALE
 
 

@@ -46,7 +46,7 @@ from reports import protocol
 
 SCHEMA = "saferecl-expectations/1"
 SCHEMA_PREFIX = "saferecl-expectations/"
-SANITIZERS = ("tsan", "asan", "none")  # the tiers of ./conformance run --sanitizer
+SANITIZERS = ("tsan", "asan", "tso", "none")  # the tiers of ./conformance run --sanitizer
 ENTRY_KEYS = {"test", "verdict", "paragraph", "reason", "link", "sanitizers", "flaky"}
 TOP_KEYS = {"schema", "implementation", "expected", "comment"}
 

@@ -2,9 +2,11 @@
 
   1. the tooling's unit tests (pytest: reports/tests and driver/tests, with the reports'
      Chromium check of report.html), seconds;
-  2. the battery passes against the reference implementation under TSan and ASan; between
-     the two, the console's check in a terminal (driver/tests/test_console_tmux.py: a tmux
-     pane reads a one-test run in the tsan tree the first one built);
+  2. the battery passes against the reference implementation under TSan, ASan and in the
+     store-buffer tier (tso); between the first two, the console's check in a terminal
+     (driver/tests/test_console_tmux.py: a tmux pane reads a one-test run in the tsan tree
+     the first one built); the conforming variants that rely on fences (TSO_CONFORMING) are
+     spared in the tso tier by the tests of their catalog entries;
   3. the std adapter validates a standard-library-style include tree, under TSan with the
      default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
      in C++20 mode, where the tree announces nothing, it says why it is unavailable;
@@ -18,8 +20,8 @@
      (`--shard K/3`, `./conformance merge`), has the same tests with the same verdicts; the
      adapter guide's worked example (adapters/example: <rcu> over a small library, through
      the adapter kit) passes the core tests of the <rcu> areas whose shapes the kit writes;
-  5. every catalogued mutant is killed by the tests its catalog entry names, and every
-     conforming variant is spared (`./conformance mutants --full` runs the whole battery
+  5. every catalogued mutant is killed by the tests its catalog entry names, in its tier (the
+     missing-fence mutants in the tso tier), and every conforming variant is spared (`./conformance mutants --full` runs the whole battery
      per mutant);
   6. verdicts do not depend on the machine's load: the reference's liveness-sensitive tests
      under TSan, beside 4 spinning processes per core, get the verdicts of step 2's quiet run,
@@ -35,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from driver import compilers, cxx_runtime, libcxx_build, repro_selftest
+from driver import compilers, cxx_runtime, libcxx_build, mutant_catalog, repro_selftest
 from driver.build import BuildTree, tree_dir
 from driver.busy import load_average
 from driver.commands.mutants import run_mutants
@@ -45,6 +47,7 @@ from driver.console import conclude, elapsed, say, stage
 from driver.ctest import verdicts
 from driver.environment import PYTHON_PACKAGES, ensure_packages
 from driver.errors import EXIT_NONCONFORMING, EXIT_OK
+from driver.index import sources_regex, suite_tests
 from driver.language import Request
 from driver.options import MutantOptions, RunOptions, random_seed
 from driver.paths import ADAPTERS, BUILD, ROOT
@@ -321,6 +324,30 @@ def unexpected_in(run: Path) -> str:
     return "\n".join(unexpected_results(json.loads(results.read_text()), run / "outputs")) or str(run)
 
 
+# Conforming variants whose correctness rests on fences, beside the reference (itself the
+# asymmetric-fence design): the tso tier must spare them, as it spares the reference.
+TSO_CONFORMING = ["NB-R20"]
+
+
+def tso_conforming(jobs: int, out_base: Path, seed: int | None) -> tuple[bool, str]:
+    """Each of TSO_CONFORMING against the tests its catalog entry names, in the tso tier: no
+    test may fail (a failure would be an execution x86 cannot have, or a test over-constraining)."""
+    entries = {m["id"]: m for m in mutant_catalog.load(TSO_CONFORMING)}
+    tests = suite_tests()
+    bad = []
+    for mutant in TSO_CONFORMING:
+        patterns = entries[mutant]["tests"]
+        code, report = run_battery(RunOptions(
+            impls=[f"mutant:{mutant}"], explicit=True, sanitizer="tso", seed=seed, jobs=jobs,
+            out_base=out_base / "tso-conforming", sources=sources_regex("mutants", patterns, tests),
+            ctest_args=["-R", "|".join(patterns)]))
+        ran = verdicts(report / "junit.xml")
+        failed = [f"{name} {verdict}" for name, verdict, _ in ran if protocol.is_failing(verdict)]
+        if not ran or failed:
+            bad.append(f"{mutant}: " + ("; ".join(failed[:3]) if failed else "no test ran") + f" ({report})")
+    return not bad, "\n".join(bad)
+
+
 def mutant_sweep(jobs: int, out_base: Path, seed: int | None) -> tuple[bool, str]:
     """The whole catalogue; on failure, each mutant whose outcome its entry does not expect,
     with its verdict and first killers, so that the end of a CI log names it."""
@@ -413,11 +440,13 @@ def command(args) -> int:
         return code == EXIT_OK, unexpected_in(quiet[sanitizer])
 
     step("unit tests of the tooling (pytest " + " ".join(UNIT_TEST_DIRS) + ")", unit_tests)
-    for sanitizer in ("tsan", "asan"):
+    for sanitizer in ("tsan", "asan", "tso"):
         step(f"reference battery under {sanitizer}", lambda s=sanitizer: reference_battery(s))
         if sanitizer == "tsan":
             step("the console in a terminal (tmux: a one-test run in the tsan tree just built)",
                  console_in_a_terminal)
+    step("store buffers (tso): the conforming variants that rely on fences are spared ("
+         + ", ".join(TSO_CONFORMING) + ")", lambda: tso_conforming(args.jobs, args.out, args.seed))
     step("std adapter on a vendor-style include tree",
          lambda: self_test_std_adapter("tsan", args.jobs, args.out, args.seed))
     for compiler, stdlib in STD_SELFTEST_LIBRARIES:

@@ -1,5 +1,6 @@
 // Implementation of the light/heavy fence pair; see saferecl/detail/asymmetric_fence.hpp.
 #include "saferecl/detail/asymmetric_fence.hpp"
+#include "saferecl/detail/mutation.hpp"
 
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -45,8 +46,10 @@ fence_mode decide_fence_mode() noexcept {
   // here; registration is idempotent, and the first CAS fixes the one mode ever observed.
   fence_mode m = g_fence_mode.load(std::memory_order_acquire);
   if (m != fence_mode::undecided) return m;
-  const fence_mode mine =
-      register_private_expedited() ? fence_mode::asymmetric : fence_mode::symmetric;
+  // MH-90 runs on the symmetric design (a seq_cst fence on each side): see its catalog entry.
+  const fence_mode mine = !SAFERECL_MUTANT("MH-90") && register_private_expedited()
+                              ? fence_mode::asymmetric
+                              : fence_mode::symmetric;
   if (g_fence_mode.compare_exchange_strong(m, mine, std::memory_order_acq_rel,
                                            std::memory_order_acquire))
     return mine;

@@ -102,7 +102,7 @@ def test_update_keeps_reasons_and_other_tiers():
            ex.Observed("a/new", "TIMEOUT", "saferecl.y/2", "[saferecl] TIMEOUT after 300 s")]
     after = {(e.test, e.sanitizers): e for e in ex.updated(before, run, "tsan")}
     assert after[("a/still", ())].reason == "upstream bug" and after[("a/still", ())].link == "https://x/1"
-    assert after[("a/fixed", ("asan", "none"))].verdicts == ("FAIL",)  # gone under tsan only
+    assert after[("a/fixed", ("asan", "tso", "none"))].verdicts == ("FAIL",)  # gone under tsan only
     assert ("a/fixed-here", ("asan",)) in after
     assert ("a/asan-only", ("asan",)) in after  # another tier: untouched
     assert ("a/not-run", ()) in after

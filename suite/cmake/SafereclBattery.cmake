@@ -90,7 +90,7 @@ function(saferecl_add_battery_executable impl group)
   target_link_libraries(${exe} PRIVATE ${sut_target} saferecl_test_support)
   if(group MATCHES "-fault$")
     target_sources(${exe} PRIVATE $<TARGET_OBJECTS:saferecl_fault_injection>)
-    if(NOT SAFERECL_SANITIZER STREQUAL "none")  # see support/fault_injection.cpp
+    if(SAFERECL_SANITIZER MATCHES "^(tsan|asan)$")  # see support/fault_injection.cpp
       target_link_options(${exe} PRIVATE LINKER:--wrap=_Znwm LINKER:--wrap=_Znam
                           LINKER:--wrap=_ZnwmSt11align_val_t LINKER:--wrap=_ZnamSt11align_val_t)
     endif()

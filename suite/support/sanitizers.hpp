@@ -10,10 +10,14 @@
 #define SAFERECL_TEST_HAS_FEATURE(feature) 0
 #endif
 
+// The tso tier compiles with TSan's instrumentation but links its own runtime instead of TSan's
+// (support/tso/store_buffers.cpp): it defines SAFERECL_TEST_UNDER_TSAN=0 on the command line.
+#ifndef SAFERECL_TEST_UNDER_TSAN
 #if defined(__SANITIZE_THREAD__) || SAFERECL_TEST_HAS_FEATURE(thread_sanitizer)
 #define SAFERECL_TEST_UNDER_TSAN 1
 #else
 #define SAFERECL_TEST_UNDER_TSAN 0
+#endif
 #endif
 
 #if defined(__SANITIZE_ADDRESS__) || SAFERECL_TEST_HAS_FEATURE(address_sanitizer)

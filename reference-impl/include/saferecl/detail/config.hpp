@@ -4,14 +4,18 @@
 // barrier on the frequent side (readers, protect) and a process-wide membarrier on the rare
 // side (grace periods, reclamation scans). ThreadSanitizer does not model fences at all, so
 // under TSan every such pair is replaced by sequentially consistent atomic operations, which
-// TSan does understand. `kTsanBuild` is the one switch both algorithms consult.
+// TSan does understand. `kTsanBuild` is the one switch both algorithms consult. A build that
+// has TSan's instrumentation without TSan (the tso tier, which must see the real fences)
+// defines SAFERECL_TSAN=0 on the command line.
 #pragma once
 
+#ifndef SAFERECL_TSAN
 #if defined(__SANITIZE_THREAD__)
 #define SAFERECL_TSAN 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define SAFERECL_TSAN 1
+#endif
 #endif
 #endif
 #ifndef SAFERECL_TSAN

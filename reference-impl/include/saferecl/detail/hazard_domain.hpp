@@ -210,7 +210,8 @@ inline void hazard_publish(hazard_ref h, const void* p) noexcept {
                                                 : std::memory_order_seq_cst);
   } else {
     r->hazard.store(p, std::memory_order_release);
-    if (SAFERECL_MUTANT("MH-02")) return;  // no StoreLoad ordering before the re-validation
+    // MH-02, MH-90: no StoreLoad ordering before the re-validation (an acquire load)
+    if (SAFERECL_MUTANT("MH-02") || SAFERECL_MUTANT("MH-90")) return;
     // light_fence(): a compiler barrier when membarrier is registered, else a full fence;
     // the mode travels in bit 0 of the handle (see hazard_ref).
     if (hazard_needs_fence(h)) [[unlikely]]
