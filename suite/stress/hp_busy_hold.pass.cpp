@@ -91,7 +91,7 @@ TEST_CASE("saferecl.hp.general/6 H8 HX-12: a reader computing on its protected o
   t.run(duration);
   t.join(group);
   std::uint64_t retired = 1;
-  slot.exchange(nullptr)->retire();
+  t.settle("retiring the last object", [&] { slot.exchange(nullptr)->retire(); });
   for (auto& w : writes) retired += w.get();
   std::uint64_t total_reads = 0;
   for (auto& r : reads) total_reads += r.get();
