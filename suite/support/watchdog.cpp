@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <pthread.h>
 #include <sstream>
+#include <utility>
 
 namespace saferecl::test {
 
@@ -147,7 +148,7 @@ void watch_gaps(std::chrono::milliseconds limit) {
 
 }  // namespace
 
-watched_window::watched_window(const std::string& what) : what_(what) {
+watched_window::watched_window(std::string what) : what_(std::move(what)) {
   g_open_windows.fetch_add(1, std::memory_order_acq_rel);
   g_window_events.fetch_add(1, std::memory_order_acq_rel);
 }

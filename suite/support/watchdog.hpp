@@ -51,13 +51,13 @@ std::chrono::milliseconds default_watchdog_limit();
 // Marks a window of the test as watched for as long as it lives; `what` names it.
 class watched_window {
  public:
-  explicit watched_window(const std::string& what);
+  explicit watched_window(std::string what);
   watched_window(const watched_window&) = delete;
   watched_window& operator=(const watched_window&) = delete;
   ~watched_window();
 
  private:
-  const std::string& what_;
+  std::string what_;  // a copy: callers pass temporaries (name + ": the stress run")
 };
 
 // The gap watch of one test case (main.cpp): armed at its start, disarmed at its end.

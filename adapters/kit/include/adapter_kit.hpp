@@ -54,6 +54,9 @@
 //                                               uninstrumented .so, or through fences); no-ops
 //                                               in the other tiers. SAFERECL_KIT_TSAN says
 //                                               whether this is the TSan tier.
+//   saferecl_kit::tsan_unrecorded_writes        a scope whose writes TSan does not record (a
+//                                               library's set-up that it publishes inside
+//                                               its uninstrumented .so)
 //   saferecl_kit::thread_exit<f>::arm()         f runs at the exit of the calling thread (a
 //                                               library's per-thread state given back)
 //   saferecl_kit::unsupported(lib, what)        a difference from the standard that would
@@ -82,6 +85,8 @@
 #if defined(SAFERECL_KIT_TSAN)
 extern "C" void __tsan_acquire(void* addr);
 extern "C" void __tsan_release(void* addr);
+extern "C" void AnnotateIgnoreWritesBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char* file, int line);
 #endif
 
 namespace saferecl_kit {
@@ -89,9 +94,19 @@ namespace saferecl_kit {
 #if defined(SAFERECL_KIT_TSAN)
 inline void tsan_acquire(const volatile void* addr) noexcept { __tsan_acquire(const_cast<void*>(addr)); }
 inline void tsan_release(const volatile void* addr) noexcept { __tsan_release(const_cast<void*>(addr)); }
+// For its lifetime, TSan records no write of the calling thread: around a library's own
+// set-up inside an uninstrumented .so, which allocates a record (the allocator's interceptor
+// records that as a write TSan can see) and publishes it where TSan cannot.
+struct tsan_unrecorded_writes {
+  tsan_unrecorded_writes() noexcept { AnnotateIgnoreWritesBegin(__FILE__, __LINE__); }
+  ~tsan_unrecorded_writes() { AnnotateIgnoreWritesEnd(__FILE__, __LINE__); }
+  tsan_unrecorded_writes(const tsan_unrecorded_writes&) = delete;
+  tsan_unrecorded_writes& operator=(const tsan_unrecorded_writes&) = delete;
+};
 #else
 inline void tsan_acquire(const volatile void*) noexcept {}
 inline void tsan_release(const volatile void*) noexcept {}
+struct tsan_unrecorded_writes {};
 #endif
 
 // f(arg) at the exit of every thread that armed it: a pthread key destructor, which glibc runs

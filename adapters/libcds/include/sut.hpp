@@ -62,7 +62,9 @@
 //   * the RCU thread list is changed inside libcds.so (attach links a record, detach clears
 //     its owner) and read by flip_and_wait in header code: attach and detach release
 //     registry_sync, every path into a grace period acquires it before and after, and so
-//     does every RCU deleter.
+//     does every RCU deleter; a grace period may still read a record that attach has linked
+//     but not yet returned from, so TSan records no write of attach (the record's allocation:
+//     libcds.so is not instrumented, so that is all it would record).
 // The rest of the RCU side (access_lock/unlock, flip_and_wait's reads of the nesting words,
 // the disposer thread's queue) is header code that TSan sees. One suppression remains, with
 // its reason, in adapters/libcds/tsan.supp.
@@ -146,7 +148,13 @@ inline void start_library() {
 
 [[gnu::noinline, gnu::cold]] inline void attach_slow() {
   start_library();
-  cds::threading::Manager::attachThread();  // attaches to HP and to the RCU singleton
+  {
+    // attachThread allocates the thread's records and links them into libcds's lists inside
+    // libcds.so, where TSan sees the allocation but not the publication that orders it before
+    // a grace period's reads of the record.
+    saferecl_kit::tsan_unrecorded_writes unseen_publication;
+    cds::threading::Manager::attachThread();  // attaches to HP and to the RCU singleton
+  }
   tsan_acquire(cds::gc::hp::smr::tls());
   tsan_acquire(rcu_record());
   tsan_release(&registry_sync);
