@@ -12,10 +12,18 @@ namespace {
 
 std::atomic<std::size_t> g_churn_reclaimed{0};
 
-struct churn_object : sut::hazard_pointer_obj_base<churn_object> {
+struct churn_object;
+// A deleter of the harness's own: churn names neither the default argument nor the default
+// deleter type (an implementation may use its own, AM-16).
+struct churn_deleter {
+  void operator()(churn_object* p) const noexcept;
+};
+struct churn_object : sut::hazard_pointer_obj_base<churn_object, churn_deleter> {
   churn_object() = default;
   ~churn_object() { g_churn_reclaimed.fetch_add(1, std::memory_order_relaxed); }
 };
+
+void churn_deleter::operator()(churn_object* p) const noexcept { delete p; }
 
 // A churn step: a sign of life for a forked child's parent (support/child_process.hpp).
 constexpr std::size_t kChurnStep = 256;
@@ -24,7 +32,7 @@ constexpr std::size_t kChurnStep = 256;
 
 void churn(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
-    (new churn_object)->retire(std::default_delete<churn_object>());  // needs no default argument
+    (new churn_object)->retire(churn_deleter{});
     if (i % kChurnStep == kChurnStep - 1) child_progressed();
   }
 }
