@@ -52,7 +52,8 @@ def run(exe: Path, case: str) -> str:
 
 
 @pytest.mark.parametrize("case", ["message_passing", "release_sequence_through_a_relaxed_rmw",
-                                  "release_store_overwritten_before_the_acquire_fence"])
+                                  "release_store_overwritten_before_the_acquire_fence",
+                                  "completion_flag_reused_after_its_acquire"])
 def test_what_a_fence_orders_is_clean(litmus: Path, case: str):
     output = run(litmus, case)
     assert RACE not in output, output

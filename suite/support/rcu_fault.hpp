@@ -19,15 +19,17 @@
 
 namespace saferecl::test {
 
+// `setup` runs in the child before arming (what the operation needs pending there);
 // `operation` runs with no allocation allowed; `holds`, run after disarming, says whether
 // the state the operation promised is there. The caller must be single-threaded (fork).
-template <class Operation, class Holds>
-fault::trial with_allocations_failing(Operation operation, Holds holds) {
+template <class Setup, class Operation, class Holds>
+fault::trial with_allocations_failing(Setup setup, Operation operation, Holds holds) {
   (void)graveyard();  // the quarantine allocates on first use: not inside a failing deleter
   fault::sweep_plan only_k0;
   only_k0.max_allowed = 0;
   const fault::sweep_result sweep = fault::fork_sweep(
       [&](std::size_t allowed) {
+        setup();
         {
           fault::armed failing(allowed);
           operation();
@@ -38,6 +40,11 @@ fault::trial with_allocations_failing(Operation operation, Holds holds) {
       },
       only_k0);
   return sweep.trials.front();
+}
+
+template <class Operation, class Holds>
+fault::trial with_allocations_failing(Operation operation, Holds holds) {
+  return with_allocations_failing([] {}, operation, holds);
 }
 
 }  // namespace saferecl::test

@@ -17,8 +17,9 @@
 // runnable waiting, load average, each thread's state), the test's dump and the first
 // failure so far, and exits 1 (a stuck writer cannot be joined, so there is nothing else to
 // wait for). The epilogue -- joins, final barriers -- runs under a watchdog of
-// max(10 s, 5 x stall_limit()) that counts any advance of a watched counter as progress: a
-// final rcu_barrier that is running a backlog of deleters is not a hang. Dumps run
+// max(10 s, 5 x stall_limit()) that counts any advance of a watched counter, and any object
+// of the suite's log reclaimed, as progress: a final rcu_barrier that is running a backlog of
+// deleters is not a hang, whether or not the test counts its deleters itself. Dumps run
 // concurrently with the workers: they may read atomics only.
 //
 // A failure stops the run early (the first one is what matters) and is printed with the
@@ -47,6 +48,7 @@
 #include "support/exit_status.hpp"
 #include "support/knobs.hpp"
 #include "support/liveness.hpp"
+#include "support/object_log.hpp"
 #include "support/threads.hpp"
 #include "support/watchdog.hpp"
 
@@ -277,7 +279,7 @@ class torture {
     watchdog guard(name_ + ": " + what, [this, &dump](std::ostream& os) {
       print_state(os);
       if (dump) dump(os);
-    }, settle_limit(), [this] { return watched_sum(); });
+    }, settle_limit(), [this] { return watched_sum() + objects().total_reclaims(); });
     std::forward<Step>(step)();
   }
   static std::chrono::milliseconds settle_limit() {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -121,6 +122,20 @@ void release_store_overwritten_before_the_acquire_fence() {
   other.join();
 }
 
+// A completion flag in memory its waiter reuses once it has read the flag set (a marker on a
+// stack, a node handed back): the release store -- its write included -- happens before the
+// acquire load that reads it, so the waiter's later plain write of those bytes is ordered
+// after it. Clean (a model that releases first and writes relaxed after it leaves the write
+// one step past the release, and invents a race with the reuse).
+void completion_flag_reused_after_its_acquire() {
+  alignas(std::atomic<int>) static unsigned char storage[sizeof(std::atomic<int>)];
+  auto* finished = new (storage) std::atomic<int>(0);
+  std::thread completer([finished] { finished->store(1, std::memory_order_release); });
+  while (finished->load(std::memory_order_acquire) != 1) std::this_thread::yield();
+  std::memset(storage, 0, sizeof storage);
+  completer.join();
+}
+
 // Two threads write one plain vector, unsynchronized; one of them first reads many atomics
 // relaxed and runs a seq_cst fence. No fence stands between the writes: a race, and evidence.
 void race_beside_a_fence_after_many_loads() {
@@ -150,6 +165,7 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(name, "release_sequence_through_a_relaxed_rmw")) release_sequence_through_a_relaxed_rmw();
   else if (!std::strcmp(name, "release_store_overwritten_before_the_acquire_fence"))
     release_store_overwritten_before_the_acquire_fence();
+  else if (!std::strcmp(name, "completion_flag_reused_after_its_acquire")) completion_flag_reused_after_its_acquire();
   else if (!std::strcmp(name, "race_beside_a_fence_after_many_loads")) race_beside_a_fence_after_many_loads();
   else {
     std::fprintf(stderr, "fence_litmus: unknown case '%s'\n", name);

@@ -28,11 +28,15 @@
 //     does, and the slot of the tag its value carried. A non-acquire load remembers both
 //     (location and tag) until the thread's next acquire-or-stronger fence, which acquires
 //     them: the fence receives what the loads read, and nothing before it.
-//   - Release stores join. A release store (non-RMW) joins the thread's clock into the
-//     location's object (__tsan_release) and writes relaxed, instead of replacing it: a load
-//     that read an earlier value and waits for its acquire fence must still find that value's
-//     release there. So a location's object only grows, and acquiring it at the fence is at
-//     least what the load read.
+//   - Release stores join. A release store (non-RMW) is performed as a release exchange, which
+//     TSan joins into the location's object instead of replacing it: a load that read an
+//     earlier value and waits for its acquire fence must still find that value's release
+//     there. So a location's object only grows, and acquiring it at the fence is at least what
+//     the load read. The exchange joins and writes in one step, the write inside the release;
+//     a join (__tsan_release) followed by a relaxed write would leave the write one epoch past
+//     the release, and invent a race with an acquirer that reuses the location's memory (a
+//     completion flag on a stack: seen in the battery, litmus case
+//     completion_flag_reused_after_its_acquire).
 //
 // Why every race TSan reports is real: each acquire above joins a clock that holds at least
 // the clock C++ gives the edge. A slot joins only clocks of its owners, which only grow, so a
@@ -294,18 +298,13 @@ SAFERECL_UNINSTRUMENTED auto tagged_load(const volatile void* location, Load loa
 // A store: `o` the order asked, `t` the tag its value takes (0: none).
 template <class Store>
 SAFERECL_UNINSTRUMENTED void tagged_store(const volatile void* location, int o, tag_t t, Store store) {
-  if (releases(o)) {
-    __tsan_release(const_cast<void*>(location));  // join, not replace: see the top
-    o = relaxed;
-    t = 0;
-  }
+  if (releases(o)) t = 0;  // `store` performs it as a release exchange: see the top
   entry* e = nullptr;
   if (t != 0) {
     if (!__atomic_load_n(&g_tagged_any, __ATOMIC_RELAXED)) __atomic_store_n(&g_tagged_any, true, __ATOMIC_SEQ_CST);
     if ((e = find(location, true)) == nullptr) {
       say(table_full);
-      __tsan_release(const_cast<void*>(location));  // a release at the store, joined as above
-      store(relaxed);
+      store(release);  // a release at the store, joined as above
       return;
     }
   } else if (__atomic_load_n(&g_tagged_any, __ATOMIC_ACQUIRE)) {
@@ -426,9 +425,12 @@ SAFERECL_UNINSTRUMENTED void __wrap___tsan_atomic_thread_fence(int o) {
     return v;                                                                                               \
   }                                                                                                         \
   void __real___tsan_atomic##N##_store(volatile T*, T, int);                                                \
+  T __real___tsan_atomic##N##_exchange(volatile T*, T, int);                                                \
   SAFERECL_UNINSTRUMENTED void __wrap___tsan_atomic##N##_store(volatile T* a, T v, int o) {                 \
-    tagged_store(a, o, releases(o) ? 0 : take_tag(),                                                        \
-                 [&](int order) SAFERECL_UNINSTRUMENTED { __real___tsan_atomic##N##_store(a, v, order); });                         \
+    tagged_store(a, o, releases(o) ? 0 : take_tag(), [&](int order) SAFERECL_UNINSTRUMENTED {               \
+      if (releases(order)) (void)__real___tsan_atomic##N##_exchange(a, v, release);                         \
+      else __real___tsan_atomic##N##_store(a, v, order);                                                    \
+    });                                                                                                     \
   }                                                                                                         \
   SAFERECL_TSAN_RMW(T, N, exchange)                                                                         \
   SAFERECL_TSAN_RMW(T, N, fetch_add)                                                                        \
