@@ -36,10 +36,11 @@ void publish_ready_hint(rcu_domain& d) noexcept {
 // Conforming variant: user threads run callbacks only once kLazyHighWater are pending, one
 // small batch per retire; unlock runs none; each batch runs newest first; rcu_barrier runs
 // one batch at a time and sleeps 1 ms between batches, so a backlog of that size takes it
-// about ten seconds. The high water is a count, as a real design's would be, below RX-06's
-// floor: at TSan's speed (200,000 retires a second here) a count of 200,000 held callbacks
-// for a second and more, which RX-06 rightly calls a backlog that does not drain. It is progressing all the while: a watchdog that counts only a barrier's return
-// calls it hung, one that watches the deleters run does not.
+// about ten seconds. It is progressing all the while: a watchdog that counts only a barrier's
+// return calls it hung, one that watches the deleters run does not. The high water is a
+// count, as a real design's would be, below RX-06's floor: at TSan's speed (200,000 retires a
+// second here) a count of 200,000 held callbacks for a second and more, which RX-06 rightly
+// calls a backlog that does not drain.
 constexpr u64 kLazyHighWater = 40'000;
 constexpr u64 kLazyBatch = 4;
 bool lazy_drainer() noexcept { return SAFERECL_MUTANT("NB-R11"); }

@@ -295,10 +295,10 @@ SAFERECL_UNINSTRUMENTED auto tagged_load(const volatile void* location, Load loa
   return v;
 }
 
-// A store: `o` the order asked, `t` the tag its value takes (0: none).
+// A store: `o` the order asked, `t` the tag its value takes (0: none, as for every release
+// store, which `store` performs as a release exchange: see the top).
 template <class Store>
 SAFERECL_UNINSTRUMENTED void tagged_store(const volatile void* location, int o, tag_t t, Store store) {
-  if (releases(o)) t = 0;  // `store` performs it as a release exchange: see the top
   entry* e = nullptr;
   if (t != 0) {
     if (!__atomic_load_n(&g_tagged_any, __ATOMIC_RELAXED)) __atomic_store_n(&g_tagged_any, true, __ATOMIC_SEQ_CST);
