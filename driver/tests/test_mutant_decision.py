@@ -46,3 +46,18 @@ def test_a_conforming_variant_gets_one_run():
 def test_the_catalog_statuses_all_have_expectations():
     statuses = {m["status"] for m in mutant_catalog.load(None)}
     assert statuses <= set(mutant_catalog.EXPECTATIONS)
+
+
+def test_the_self_test_sweeps_every_bug_and_the_variants_in_shares_that_cover_them_all():
+    from driver.commands.test import CONFORMING_SHARES, sweep_selection
+    catalog = mutant_catalog.load(None)
+    bugs = {m["id"] for m in catalog if m["status"] != "not-a-bug"}
+    variants = {m["id"] for m in catalog if m["status"] == "not-a-bug"}
+    swept_variants = []
+    for seed in range(100, 100 + CONFORMING_SHARES):
+        selected, left = sweep_selection(seed)
+        assert bugs <= set(selected)
+        assert set(selected) | set(left) == bugs | variants and not set(selected) & set(left)
+        swept_variants += [v for v in selected if v in variants]
+    assert sorted(swept_variants) == sorted(variants)  # each variant in exactly one share
+    assert sweep_selection(7) == sweep_selection(7 + CONFORMING_SHARES)
