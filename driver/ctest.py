@@ -15,7 +15,7 @@ from reports import expectations as ex
 from reports import protocol
 from reports.classify import CaseRecord, classify, headline_of
 from reports.index import IndexEntry
-from reports.tsan_evidence import reclassify
+from reports.evidence import reclassify
 from reports.junit import read_junit
 
 # The test environment's sanitizer defaults; a user's own options win.
@@ -200,16 +200,18 @@ def verdicts(junit: Path, sanitizer: str | None = None, runtime: dict | None = N
             for case in read_junit(junit).cases]
 
 
-def failing_tests(junit: Path) -> list[dict]:
+def failing_tests(junit: Path, sanitizer: str | None = None) -> list[dict]:
     """The tests CTest recorded as failed in any way (a check, a sanitizer, the watchdog, a
     signal, CTest's TIMEOUT: status "fail" or a <failure>), fastest first, named without the
     "<impl>/" prefix, with their verdict and headline (how each one ended: a TIMEOUT, a
     STALL, a race). A NOT APPLICABLE test (skipped, exit status 77) is no failure, nor is an
-    INCONCLUSIVE one (a hang while other load starved the process)."""
+    INCONCLUSIVE one (a hang while other load starved the process, or what the tier's
+    sanitizer could not see: reports/evidence.py)."""
     if not junit.is_file():
         return []
     failed = [{"test": case.name.split("/", 1)[-1], "time": case.time,
-               "verdict": classify(case).verdict, "headline": headline_of(case.output)}
+               "verdict": reclassify(classify(case), case.output, sanitizer, None).verdict,
+               "headline": headline_of(case.output)}
               for case in read_junit(junit).cases if case.failed or case.status == "fail"]
     failed = [k for k in failed if k["verdict"] != protocol.VERDICT_INCONCLUSIVE]
     return sorted(failed, key=lambda k: k["time"])

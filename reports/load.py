@@ -21,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import crash_stacks, expectations, protocol, selection, tsan_evidence
+from reports import crash_stacks, evidence, expectations, protocol, selection
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -203,8 +203,8 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
                     could_not_list.add(f"{listing[1]}.{listing[2]}")
             t.ctest_name = record.name
             record.kind, record.timeout = t.kind, t.timeout
-            c = tsan_evidence.reclassify(classify(record), record.output, report.run.get("sanitizer"),
-                                         report.run.get("cxx_runtime"))
+            c = evidence.reclassify(classify(record), record.output, report.run.get("sanitizer"),
+                                    report.run.get("cxx_runtime"))
             t.verdict, t.detail, t.exit_status = c.verdict, c.detail, c.exit_status
             t.duration = record.time
             t.seed, t.config = seed_and_config(record.output)

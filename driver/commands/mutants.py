@@ -64,7 +64,7 @@ def run_once(build: BuildTree, mutant: dict, full: bool, jobs: int, out: Path, s
     started = time.monotonic()
     run_ctest(build.dir, [MUTANTS], jobs, junit, env, filters, quiet=True)
     ran = len(verdicts(junit))
-    kills = failing_tests(junit)
+    kills = failing_tests(junit, build.sanitizer)
     verdict, ok = mutant_catalog.decide(mutant["status"], ran, bool(kills))
     return {**mutant, "sanitizer": build.sanitizer, "tests_run": ran, "killed_by": kills,
             "time_to_first_kill": kills[0]["time"] if kills else None,

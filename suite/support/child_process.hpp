@@ -10,7 +10,9 @@
 // parent prints the TIMEOUT line with the evidence (the window's wall and could-run time, the
 // child's threads and where each is), kills it and ends with exit_status::kTimeout -- TIMEOUT,
 // never FAIL, in the test's own tier. So does a parent whose child ended with kTimeout (its own
-// watchdog or grandchild fired). A slow child that keeps reporting is given the time it needs;
+// watchdog or grandchild fired). Under ASan the reports call such a TIMEOUT INCONCLUSIVE: its
+// allocator takes no lock around fork, so a child may hang on one it inherited held
+// (reports/evidence.py). A slow child that keeps reporting is given the time it needs;
 // on a busy machine a starved child is given more wall time, as the watchdog gives a test.
 // A child dies with its parent (PR_SET_PDEATHSIG), so a parent that is gone leaves none behind.
 #pragma once
