@@ -69,8 +69,12 @@ std::chrono::milliseconds child_limit() { return default_watchdog_limit() / 2; }
 pid_t fork_child() {
   std::fflush(nullptr);
   const pid_t parent = ::getpid();
+  const bool gaps_watched = stop_gap_watch_thread();
   const pid_t pid = ::fork();
-  if (pid != 0) return pid;
+  if (pid != 0) {
+    if (gaps_watched) restart_gap_watch_thread();
+    return pid;
+  }
   g_forked_child = true;
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) std::_Exit(exit_status::kTimeout);  // it died before the prctl
@@ -83,6 +87,7 @@ void child_progressed() noexcept {
 
 child_end wait_for_child(pid_t child, int output_fd, std::chrono::milliseconds limit, watchdog* waiting) {
   constexpr int kPollMs = 20;
+  const watched_window window("waiting for a forked child");  // which is judged here
   child_end end;
   liveness_clock clock(child);
   liveness_reading since = clock.now();

@@ -2,22 +2,17 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <string>
-
 #include "support/watchdog.hpp"
 
 namespace saferecl::test {
 namespace {
 
-// Arms the gap watch (support/watchdog.hpp) for every case of suite/stress/: there, a call
-// into the implementation that no step covers still ends within the watchdog's limit.
+// Arms the gap watch (support/watchdog.hpp) for every test case: a call into the
+// implementation that no step covers still ends within the watchdog's limit.
 struct gap_watch_listener : doctest::IReporter {
   explicit gap_watch_listener(const doctest::ContextOptions&) {}
 
-  void test_case_start(const doctest::TestCaseData& tc) override {
-    if (std::string(tc.m_file.c_str()).find("/stress/") != std::string::npos)
-      arm_gap_watch(tc.m_name);
-  }
+  void test_case_start(const doctest::TestCaseData& tc) override { arm_gap_watch(tc.m_name); }
   void test_case_reenter(const doctest::TestCaseData&) override {}
   void test_case_end(const doctest::CurrentTestCaseStats&) override { disarm_gap_watch(); }
   void test_case_exception(const doctest::TestCaseException&) override {}

@@ -125,6 +125,17 @@ gap_watch& gaps() {
   std::_Exit(exit_status::kTimeout);
 }
 
+// SAFERECL_REPORT_GAPS_MS=N: a test case's longest gap, when it reached N ms of the time the
+// process could run, is printed at the case's end (finding the work a slower design would
+// stretch past the limit; nothing is judged by it).
+double gap_report_seconds() {
+  static const double seconds = [] {
+    const char* env = std::getenv("SAFERECL_REPORT_GAPS_MS");
+    return env != nullptr ? std::atof(env) / 1000 : 0.0;
+  }();
+  return seconds;
+}
+
 void watch_gaps(std::chrono::milliseconds limit) {
   ::pthread_setname_np(::pthread_self(), "saferecl-gaps");
   gap_watch& g = gaps();
@@ -133,6 +144,8 @@ void watch_gaps(std::chrono::milliseconds limit) {
   liveness_clock clock;
   liveness_reading since = clock.now();
   std::uint64_t seen = g_window_events.load(std::memory_order_acquire);
+  double longest = 0;
+  std::string longest_after;
   std::unique_lock lock(g.mutex);
   while (!g.disarmed_cv.wait_for(lock, poll, [&g] { return g.disarmed; })) {
     const std::uint64_t events = g_window_events.load(std::memory_order_acquire);
@@ -142,8 +155,17 @@ void watch_gaps(std::chrono::milliseconds limit) {
     } else if (clock.expired(since, limit)) {
       std::lock_guard name_lock(g.name_mutex);
       report_gap(limit, clock, since, g.test, g.last_window);
+    } else if (gap_report_seconds() > 0) {
+      if (const double gap = (clock.now() - since).could_run; gap > longest) {
+        longest = gap;
+        std::lock_guard name_lock(g.name_mutex);
+        longest_after = g.last_window;
+      }
     }
   }
+  if (gap_report_seconds() > 0 && longest >= gap_report_seconds())
+    std::fprintf(stderr, "[saferecl] longest gap: %.0f ms of could-run time, after \"%s\" (%s)\n", longest * 1000,
+                 longest_after.c_str(), g.test.c_str());
 }
 
 }  // namespace
@@ -172,18 +194,30 @@ void arm_gap_watch(std::string test_name) {
     std::lock_guard name_lock(g.name_mutex);
     g.last_window = "the test's start";
   }
-  g.thread = std::thread([limit = default_watchdog_limit()] { watch_gaps(limit); });
+  restart_gap_watch_thread();
 }
 
-void disarm_gap_watch() {
+void disarm_gap_watch() { stop_gap_watch_thread(); }
+
+bool stop_gap_watch_thread() {
   gap_watch& g = gaps();
-  if (!g.thread.joinable()) return;
+  if (!g.thread.joinable()) return false;
   {
     std::lock_guard lock(g.mutex);
     g.disarmed = true;
   }
   g.disarmed_cv.notify_one();
   g.thread.join();
+  return true;
+}
+
+void restart_gap_watch_thread() {
+  gap_watch& g = gaps();
+  {
+    std::lock_guard lock(g.mutex);
+    g.disarmed = false;
+  }
+  g.thread = std::thread([limit = default_watchdog_limit()] { watch_gaps(limit); });
 }
 
 }  // namespace saferecl::test

@@ -19,14 +19,16 @@
 // cannot keep the watchdog's thread; its parent judges it (support/child_process.hpp), and
 // in a child each sign of life seen here reaches that parent too.
 //
-// The gaps between the steps are watched too: while a test of suite/stress/ runs (main.cpp
-// arms it), a gap watch judges the time during which no window is open (a watchdog scope, a
+// The gaps between the steps are watched too: while a test case runs (main.cpp arms it for
+// every case), a gap watch judges the time during which no window is open (a watchdog scope, a
 // stress run: each is a watched_window) by the same limit, so that a hang or a livelock in a
 // call that no step covers -- a retire after the workers joined, a destructor -- is a TIMEOUT
 // naming the step before it, not a wait for CTest's last-resort timeout.
 //
 //   SAFERECL_WATCHDOG_SECONDS  seconds without progress (default 60; the driver's quick
 //                              profile sets 10, its mutant sweep 3)
+//   SAFERECL_REPORT_GAPS_MS    print a test case's longest gap when it reached this many ms
+//                              (an audit: work a slower design could stretch past the limit)
 #pragma once
 
 #include <atomic>
@@ -63,6 +65,12 @@ class watched_window {
 // The gap watch of one test case (main.cpp): armed at its start, disarmed at its end.
 void arm_gap_watch(std::string test_name);
 void disarm_gap_watch();
+// Around a fork (fork_child()): the watch's thread stops before it (returns whether it ran) and
+// starts again after it in the parent, so that a test that is single-threaded forks as a
+// single-threaded process (TSan does not watch the child of a multi-threaded one for races) and
+// the child has no copy of the watch (its parent judges it).
+bool stop_gap_watch_thread();
+void restart_gap_watch_thread();
 
 class watchdog {
  public:
