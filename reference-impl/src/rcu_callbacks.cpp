@@ -22,7 +22,8 @@
 // queue's max_snap -- the target that makes every queued node runnable -- needs no walk.
 // Runnable nodes are still the domain queue's prefix up to the first node not yet runnable
 // (batches of several threads interleave, so snaps in the domain queue need not increase;
-// a not-yet-runnable node only holds back the ones behind it for one more grace period).
+// a node not yet runnable holds back the ones behind it until its own target, at most the
+// grace period after the one in progress).
 // In-flight tickets carry the domain-queue position of their first node (taken_count when
 // they were detached): positions are given by the order in which batches move in.
 //
@@ -38,8 +39,8 @@
 // queues_lock (hand-over moves the queue into the domain queue before it unlinks it, in
 // one critical section of queues_lock), or R ran after the hand-over, on a closed queue,
 // and put E in the domain queue directly. Either way E is before position T, and from
-// there the domain queue's argument applies: the barrier drives gp_seq to max_snap, runs
-// or waits for every position below T (in-flight tickets), as before.
+// there the domain queue's argument applies (rcu.hpp, CALLBACKS): the barrier drives
+// gp_seq to max_snap and runs, or waits for, every position below T (in-flight tickets).
 //
 // HAND-OVER AT THREAD EXIT. The key destructor takes queues_lock, the queue's lock and
 // cb_lock, splices, unlinks and marks the queue closed: a concurrent barrier either ran its
@@ -47,9 +48,10 @@
 // domain queue. glibc runs key destructors after every C++ thread_local destructor, so
 // retires in those are in the queue; a retire in a later key destructor finds the queue
 // closed and queues in the domain queue directly (the key may not be called again, and the
-// TLS is released at exit, so a closed queue is never linked again). No key (pthread_key_create
-// or pthread_setspecific failed): the queue is closed from the start. The main thread
-// never hands over: its queue stays linked, and barriers in static destructors collect it.
+// TLS is released at exit, so a closed queue is never linked again). No key
+// (pthread_key_create or pthread_setspecific failed): the queue is closed from the start.
+// The main thread never hands over: its queue stays linked, and barriers in static
+// destructors collect it.
 //
 // FORK. fork_prepare takes queues_lock, then every linked queue's lock, then cb_lock (the
 // lock order), so no queue or splice is half-done at the fork. The child has only the
@@ -58,9 +60,10 @@
 // the child thus runs what the parent's other threads had queued before the fork.
 //
 // RE-ENTRANCY, ALLOCATION. No internal lock is held while a deleter runs; a deleter's
-// retire appends to the running thread's queue and, as before, never runs or waits. Nothing here allocates: queues live in TLS, nodes in
-// the retired object or rcu_retire's block (pthread_setspecific for a key below
-// PTHREAD_KEY_2NDLEVEL_SIZE does not allocate either; if it fails, the queue is closed).
+// retire appends to the running thread's queue and never runs or waits (t_in_executor).
+// Nothing here allocates: queues live in TLS, nodes in the retired object or rcu_retire's
+// block (glibc's pthread_setspecific allocates only for keys past the first 32; if it
+// fails, the queue is closed).
 //
 // GUARANTEES. Every node moves into the domain queue exactly once (under its queue's lock,
 // which empties it), is detached exactly once, so runs exactly once. rcu_barrier returns
@@ -68,8 +71,8 @@
 // the retiring thread did since (kept running, exited, or was left behind by a fork).
 //
 // COSTS. retire: the snapshot, an uncontended lock of the thread's own queue (a CAS and a
-// plain-store release), 5 stores; per 64 retires one cb_lock splice. rcu_barrier: O(threads
-// that ever retired and still live) queue locks, each contended only with its owner's
+// plain-store release), 5 stores; per 64 retires one cb_lock splice. rcu_barrier and fork:
+// one queue lock per live thread that has retired, each contended only with its owner's
 // append. Memory: up to 63 evaluations per thread wait in its queue until its next batch, a
 // barrier or its exit, above the domain queue's ~1024.
 
@@ -304,8 +307,11 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   inflight_ticket t{lo, &t_in_executor, nullptr, g.inflight};
   if (g.inflight) g.inflight->prev = &t;
   g.inflight = &t;
-  const bool hold = SAFERECL_MUTANT("MR-10");  // deleters run under the queue lock
-  if (!hold) g.cb_lock.unlock();
+  // MR-10: deleters run under the queue locks, the domain's and the thread's own (which
+  // every retire takes)
+  const bool hold = SAFERECL_MUTANT("MR-10");
+  if (hold) t_cb_queue.lock.lock();
+  else g.cb_lock.unlock();
 
   const bool outer = t_in_executor;
   t_in_executor = true;
@@ -321,7 +327,8 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   }
   t_in_executor = outer;
 
-  if (!hold) g.cb_lock.lock();
+  if (hold) t_cb_queue.lock.unlock();
+  else g.cb_lock.lock();
   g.finished_count += batch;
   if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
   if (t.next) t.next->prev = t.prev;
