@@ -1,7 +1,81 @@
-// rcu_callbacks.cpp -- <rcu>, the callback queue: retire() and rcu_retire() append to it,
-// executors detach its runnable prefix and run the deleters outside every internal lock, and
-// rcu_barrier() waits until every earlier evaluation has finished. Also the callback thread
-// of the conforming variants NB-R4 and NB-R10, and the lazy drainer NB-R11.
+// rcu_callbacks.cpp -- <rcu>, the callback queues: retire() and rcu_retire() append to the
+// calling thread's own queue, which moves into the domain's queue in batches; executors
+// detach the domain queue's runnable prefix and run the deleters outside every internal
+// lock; rcu_barrier() collects every thread's queue and waits until every earlier evaluation
+// has finished. Also the callback thread of the conforming variants NB-R4 and NB-R10, the
+// lazy drainer NB-R11, NB-R39's helped batches and NB-R50's lock-free-fed executor.
+//
+// ==================================================================================== design
+//
+// ALGORITHM. Each thread owns a cb_queue in its static TLS: a FIFO of nodes, a count, the
+// largest snap in it and a lock (rcu_internal.hpp). A retire takes its snapshot target of
+// gp_seq (after light_fence(), rcu.hpp (a)), then appends its node under the queue's own
+// lock, which nobody else takes but a collector, so the lock's line stays in the owner's
+// cache and its acquire is an uncontended CAS on it. Every kLocalBatch (64) appends the
+// owner moves the whole queue into the domain queue under cb_lock (a splice: head, tail,
+// count, max snap; no walk), and only then does what a retire did before with the domain
+// queue: drive a grace period past kRcuRetireThreshold pending, run what is ready. The
+// common retire thus touches only its thread's lines and the read-mostly gp_seq and flags.
+// A thread links its queue into g.queues at its first retire and sets a pthread key whose
+// destructor hands the queue over at exit. Grace periods are tracked per node (its snap):
+// a queue's nodes have non-decreasing snaps and a batch carries its largest, so the domain
+// queue's max_snap -- the target that makes every queued node runnable -- needs no walk.
+// Runnable nodes are still the domain queue's prefix up to the first node not yet runnable
+// (batches of several threads interleave, so snaps in the domain queue need not increase;
+// a node not yet runnable holds back the ones behind it until its own target, at most the
+// grace period after the one in progress).
+// In-flight tickets carry the domain-queue position of their first node (taken_count when
+// they were detached): positions are given by the order in which batches move in.
+//
+// BARRIER REACH. rcu_barrier() holds queues_lock and moves every linked queue into the
+// domain queue, each under its own lock, and only then reads enq_count (T) and max_snap.
+// Let E be scheduled by a retire R that happens before the call. R appended E under its
+// thread's queue lock. (1) If that queue was linked when the barrier held queues_lock --
+// a queue is linked before its first append and unlinked only after it was emptied, both
+// under queues_lock -- the barrier's acquire of the queue lock follows R's release, so it
+// finds E in the queue, or E had already moved into the domain queue: by the owner's
+// flush, which moves under the queue lock AND cb_lock at once, so E is never in neither.
+// (2) Otherwise its thread handed the queue over at exit before the barrier took
+// queues_lock (hand-over moves the queue into the domain queue before it unlinks it, in
+// one critical section of queues_lock), or R ran after the hand-over, on a closed queue,
+// and put E in the domain queue directly. Either way E is before position T, and from
+// there the domain queue's argument applies (rcu.hpp, CALLBACKS): the barrier drives
+// gp_seq to max_snap and runs, or waits for, every position below T (in-flight tickets).
+//
+// HAND-OVER AT THREAD EXIT. The key destructor takes queues_lock, the queue's lock and
+// cb_lock, splices, unlinks and marks the queue closed: a concurrent barrier either ran its
+// collection before (and emptied the queue) or runs it after and finds the nodes in the
+// domain queue. glibc runs key destructors after every C++ thread_local destructor, so
+// retires in those are in the queue; a retire in a later key destructor finds the queue
+// closed and queues in the domain queue directly (the key may not be called again, and the
+// TLS is released at exit, so a closed queue is never linked again). No key
+// (pthread_key_create or pthread_setspecific failed): the queue is closed from the start.
+// The main thread never hands over: its queue stays linked, and barriers in static
+// destructors collect it.
+//
+// FORK. fork_prepare takes queues_lock, then every linked queue's lock, then cb_lock (the
+// lock order), so no queue or splice is half-done at the fork. The child has only the
+// forking thread: it moves every other thread's queue into the domain queue and unlinks it
+// (its TLS becomes a new thread's memory), keeps its own, and resets the locks. A barrier in
+// the child thus runs what the parent's other threads had queued before the fork.
+//
+// RE-ENTRANCY, ALLOCATION. No internal lock is held while a deleter runs; a deleter's
+// retire appends to the running thread's queue and never runs or waits (t_in_executor).
+// Nothing here allocates: queues live in TLS, nodes in the retired object or rcu_retire's
+// block (glibc's pthread_setspecific allocates only for keys past the first 32; if it
+// fails, the queue is closed).
+//
+// GUARANTEES. Every node moves into the domain queue exactly once (under its queue's lock,
+// which empties it), is detached exactly once, so runs exactly once. rcu_barrier returns
+// after every evaluation scheduled by a retire that happens before it has finished, whatever
+// the retiring thread did since (kept running, exited, or was left behind by a fork).
+//
+// COSTS. retire: the snapshot, an uncontended lock of the thread's own queue (a CAS and a
+// plain-store release), 5 stores; per 64 retires one cb_lock splice. rcu_barrier and fork:
+// one queue lock per live thread that has retired, each contended only with its owner's
+// append. Memory: up to 63 evaluations per thread wait in its queue until its next batch, a
+// barrier or its exit, above the domain queue's ~1024.
+
 #include "background_thread.hpp"
 #include "rcu_internal.hpp"
 
@@ -14,7 +88,141 @@ namespace saferecl::detail {
 namespace rcu_impl {
 
 thread_local constinit bool t_in_executor = false;
-bool run_helped(rcu_cb_node* first, u64 n) noexcept;  // NB-R39, below
+bool run_helped(rcu_cb_node* first, u64 lo, u64 n) noexcept;  // NB-R39, below
+
+// ------------------------------------------------------------------ the threads' queues
+constexpr u64 kLocalBatch = 64;  // appends between two moves of a queue into the domain's
+thread_local constinit cb_queue t_cb_queue;
+
+// Moves the batch [first .. last] (n nodes, largest snap max_snap) to the end of the domain
+// queue (cb_lock held); returns the domain queue's pending count.
+u64 splice_locked(rcu_cb_node* first, rcu_cb_node* last, u64 n, u64 max_snap) noexcept {
+  if (g.torn_down) return 0;  // MR-25 only: dropped
+  if (max_snap > g.max_snap) g.max_snap = max_snap;
+  if (g.tail) {
+    g.tail->next = first;
+  } else {
+    g.head = first;
+    g.head_snap.store(first->snap, std::memory_order_seq_cst);
+  }
+  g.tail = last;
+  g.enq_count += n;
+  return g.enq_count - g.taken_count;
+}
+
+void empty(cb_queue& q) noexcept {
+  q.head = q.tail = nullptr;
+  q.count = 0;
+  q.max_snap = 0;
+}
+
+// Moves q into the domain queue (q's lock held); returns the domain queue's pending count.
+u64 flush_locked(cb_queue& q) noexcept {
+  if (q.count == 0) return 0;
+  g.cb_lock.lock();
+  const u64 pending = splice_locked(q.head, q.tail, q.count, q.max_snap);
+  g.cb_lock.unlock();
+  empty(q);
+  return pending;
+}
+
+void link_queue(cb_queue& q) noexcept {  // queues_lock held
+  q.prev = nullptr;
+  q.next = g.queues;
+  if (g.queues) g.queues->prev = &q;
+  g.queues = &q;
+}
+void unlink_queue(cb_queue& q) noexcept {  // queues_lock held
+  if (q.prev) q.prev->next = q.next; else g.queues = q.next;
+  if (q.next) q.next->prev = q.prev;
+  q.prev = q.next = nullptr;
+}
+
+// The thread's first retire: link its queue and arm the hand-over at its exit; without
+// that hook the queue is closed (its retires go to the domain queue directly).
+void open_queue(cb_queue& q) noexcept {
+  if (!g_cb_queue_key_ok || ::pthread_setspecific(g_cb_queue_key, &q) != 0) {
+    q.st = cb_queue::state::closed;
+    return;
+  }
+  g.queues_lock.lock();
+  link_queue(q);
+  q.st = cb_queue::state::linked;
+  g.queues_lock.unlock();
+}
+
+// rcu_barrier: every linked queue into the domain queue.
+void collect_queues() noexcept {
+  g.queues_lock.lock();
+  for (cb_queue* q = g.queues; q; q = q->next) {
+    q->lock.lock();
+    (void)flush_locked(*q);
+    q->lock.unlock();
+  }
+  g.queues_lock.unlock();
+}
+
+// MR-97: the exiting owner moves its queue without the queue's lock ("nobody else appends
+// to it"), and empties it only after the splice: a barrier collecting the queue meanwhile
+// moves the same nodes too, and each runs twice.
+void mutant_hand_over_unlocked(cb_queue& q) noexcept {
+  rcu_cb_node* const head = q.head;
+  rcu_cb_node* const tail = q.tail;
+  const u64 count = q.count, max_snap = q.max_snap;
+  for (int i = 0; i < 8; ++i) SAFERECL_MUTANT_WIDEN_WINDOW();
+  if (count != 0) {
+    g.cb_lock.lock();
+    (void)splice_locked(head, tail, count, max_snap);
+    g.cb_lock.unlock();
+  }
+  empty(q);
+}
+
+// g_cb_queue_key's destructor, at the thread's exit: the queue into the domain queue, then
+// out of the list, in one critical section of queues_lock (the design comment, HAND-OVER).
+void hand_over_queue(void* p) noexcept {
+  cb_queue& q = *static_cast<cb_queue*>(p);
+  if (SAFERECL_MUTANT("MR-97")) mutant_hand_over_unlocked(q);
+  // MR-14: out of the list first, handed over only after: a barrier in between misses it.
+  const bool unlink_first = SAFERECL_MUTANT("MR-14");
+  g.queues_lock.lock();
+  if (unlink_first) {
+    unlink_queue(q);
+    g.queues_lock.unlock();
+    for (int i = 0; i < 8; ++i) SAFERECL_MUTANT_WIDEN_WINDOW();
+    g.queues_lock.lock();
+  }
+  q.lock.lock();
+  (void)flush_locked(q);
+  if (!unlink_first) unlink_queue(q);
+  q.st = cb_queue::state::closed;
+  q.lock.unlock();
+  g.queues_lock.unlock();
+}
+
+void queues_fork_prepare() noexcept {
+  g.queues_lock.lock();
+  for (cb_queue* q = g.queues; q; q = q->next) q->lock.lock();
+}
+void queues_fork_parent() noexcept {
+  for (cb_queue* q = g.queues; q; q = q->next) q->lock.unlock();
+  g.queues_lock.unlock();
+}
+// In the child, with cb_lock held: only the forking thread exists, so every other queue
+// moves into the domain queue and leaves the list (its memory becomes a new thread's TLS).
+void queues_fork_child() noexcept {
+  for (cb_queue* q = g.queues; q;) {
+    cb_queue* const nx = q->next;
+    if (q != &t_cb_queue) {
+      if (q->count != 0) (void)splice_locked(q->head, q->tail, q->count, q->max_snap);
+      empty(*q);
+      unlink_queue(*q);
+    }
+    q = nx;
+  }
+  t_cb_queue.lock.reset();
+  g.queues_lock.reset();
+}
 
 // ------------------------------------------------------------------- teardown (MR-25 only)
 void teardown_drop() noexcept {  // the domain "shuts down" at exit and drops what is queued
@@ -79,6 +287,7 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
     g.cb_lock.unlock();
     return false;
   }
+  const u64 lo = g.taken_count;  // the domain-queue position of `first`
   if (SAFERECL_MUTANT("MR-22")) {  // splice off by one: the last node stays queued
     g.head = last;
     g.taken_count += n - 1;
@@ -89,17 +298,20 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   }
   g.head_snap.store(g.head ? g.head->snap : ~u64{0}, std::memory_order_seq_cst);
   publish_ready_hint(d);
-  if (SAFERECL_MUTANT("NB-R39")) return run_helped(first, n);  // conforming (issue 39)
+  if (SAFERECL_MUTANT("NB-R39")) return run_helped(first, lo, n);  // conforming (issue 39)
   if (SAFERECL_MUTANT("MR-81")) {  // taken; submitted to the in-flight set only after a
     g.cb_lock.unlock();              // walk over the batch outside the lock (window widened
     for (rcu_cb_node* p = first; p != last; p = p->next) SAFERECL_MUTANT_WIDEN_WINDOW();
     g.cb_lock.lock();                // per node: a longer batch, a wider window)
   }
-  inflight_ticket t{first->seq, &t_in_executor, nullptr, g.inflight};
+  inflight_ticket t{lo, &t_in_executor, nullptr, g.inflight};
   if (g.inflight) g.inflight->prev = &t;
   g.inflight = &t;
-  const bool hold = SAFERECL_MUTANT("MR-10");  // deleters run under the queue lock
-  if (!hold) g.cb_lock.unlock();
+  // MR-10: deleters run under the queue locks, the domain's and the thread's own (which
+  // every retire takes)
+  const bool hold = SAFERECL_MUTANT("MR-10");
+  if (hold) t_cb_queue.lock.lock();
+  else g.cb_lock.unlock();
 
   const bool outer = t_in_executor;
   t_in_executor = true;
@@ -115,7 +327,8 @@ bool run_ready(rcu_domain& d, bool wait) noexcept {
   }
   t_in_executor = outer;
 
-  if (!hold) g.cb_lock.lock();
+  if (hold) t_cb_queue.lock.unlock();
+  else g.cb_lock.lock();
   g.finished_count += batch;
   if (t.prev) t.prev->next = t.next; else g.inflight = t.next;
   if (t.next) t.next->prev = t.prev;
@@ -141,7 +354,7 @@ bool in_own_region() noexcept {
 // Drives a grace period covering everything queued so far, then runs what is runnable.
 void drive_and_run(rcu_domain& d) noexcept {
   g.cb_lock.lock();
-  const u64 target = g.tail ? g.tail->snap : 0;
+  const u64 target = g.tail ? g.max_snap : 0;
   g.cb_lock.unlock();
   drive_until(d, target);
   run_ready(d, true);
@@ -252,9 +465,9 @@ bool help_one(helped_ticket& t) noexcept {
 }
 
 // The executor's side: cb_lock held on entry, released on return.
-bool run_helped(rcu_cb_node* first, u64 n) noexcept {
+bool run_helped(rcu_cb_node* first, u64 lo, u64 n) noexcept {
   helped_ticket t;
-  t.lo = first->seq;
+  t.lo = lo;
   t.owner = &t_in_executor;
   t.prev = nullptr;
   t.next = g.inflight;
@@ -402,23 +615,25 @@ void rcu_enqueue(rcu_domain& d, rcu_cb_node* n) noexcept {
   if (r50_enqueue(n)) return;  // NB-R50 (conforming): handed to the executor
   if (SAFERECL_MUTANT("MR-02")) { n->invoke(n); return; }  // deleter runs inside retire
   light_fence();  // (a): the caller's unlink before the snapshot of gp_seq
-  g.cb_lock.lock();
-  if (g.torn_down) { g.cb_lock.unlock(); return; }  // MR-25 only: dropped
   const u64 s = g.gp_seq.load(std::memory_order_seq_cst);
   const u64 target = SAFERECL_MUTANT("MR-04") ? target_joining(s) : target_after(s);
   n->snap = target;
-  if (target > g.max_snap) g.max_snap = target;
-  n->seq = g.enq_count++;
   n->next = nullptr;
-  if (g.tail) {
-    g.tail->next = n;
-  } else {
-    g.head = n;
-    g.head_snap.store(target, std::memory_order_seq_cst);
+  u64 pending = 0;  // the domain queue's, if this retire moved evaluations into it
+  cb_queue& q = t_cb_queue;
+  if (q.st == cb_queue::state::unlinked) [[unlikely]] open_queue(q);
+  if (q.st == cb_queue::state::linked) [[likely]] {
+    q.lock.lock();
+    (q.tail ? q.tail->next : q.head) = n;
+    q.tail = n;
+    if (target > q.max_snap) q.max_snap = target;
+    if (++q.count >= kLocalBatch) pending = flush_locked(q);
+    q.lock.unlock();
+  } else {  // closed: past the thread's hand-over at exit, or no exit hook
+    g.cb_lock.lock();
+    pending = splice_locked(n, n, 1, target);
+    g.cb_lock.unlock();
   }
-  g.tail = n;
-  const u64 pending = g.enq_count - g.taken_count;
-  g.cb_lock.unlock();
   // n may already be running on another thread: do not touch it any more.
 
   // NB-R3 (conforming): no early start; a barrier then waits for regions begun after this.
@@ -452,9 +667,10 @@ void rcu_barrier(rcu_domain& d) noexcept {
   detail::ensure_init();
   if (detail::r50_barrier()) return;  // NB-R50 (conforming): waits for the executor
   if (SAFERECL_MUTANT("MR-33")) detail::mutant_allocate(sizeof(detail::inflight_ticket));  // waiter
+  detail::collect_queues();  // every thread's queue into the domain queue
   g.cb_lock.lock();
   const std::uint64_t target = g.enq_count;  // every evaluation queued before this call
-  const std::uint64_t target_snap = g.tail ? g.tail->snap : 0;
+  const std::uint64_t target_snap = g.max_snap;
   std::optional<detail::worker_hurry> hurry;
   for (;;) {  // cb_lock held at the top of each round
     if (g.taken_count < target) {  // some are still queued: make them runnable, run them

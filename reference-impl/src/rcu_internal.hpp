@@ -6,8 +6,9 @@
 //                         out-of-line paths, thread exit
 //   rcu_grace_period.cpp  the grace-period engine: waiting for readers, the two-phase flip,
 //                         driving grace periods for others, rcu_synchronize
-//   rcu_callbacks.cpp     the callback queue: retire, executors, rcu_barrier, the callback
-//                         thread of the conforming variants NB-R4/NB-R10
+//   rcu_callbacks.cpp     the callback queues (each thread's, and the domain's): retire,
+//                         executors, rcu_barrier, hand-over at thread exit and fork, the
+//                         callback thread of the conforming variants NB-R4/NB-R10
 //   rcu_node_cache.cpp    the slow paths of the thread's cache of rcu_retire node blocks
 //   rcu_process.cpp       process-wide: the domain object, one-time initialization, fork
 //
@@ -144,6 +145,23 @@ class asymmetric_futex_lock {
   std::atomic<u32> sleepers_{0};  // threads between their heavy fence and the lock
 };
 
+// A thread's own callback queue, in its static TLS (rcu_callbacks.cpp explains the design).
+// Appended to by its owner only, under its lock; collectors (rcu_barrier, fork) take the
+// lock too. Lock order: g.queues_lock, then a queue's lock, then g.cb_lock.
+struct cb_queue {
+  asymmetric_futex_lock lock;
+  rcu_cb_node* head = nullptr;  // oldest first
+  rcu_cb_node* tail = nullptr;
+  u64 count = 0;
+  u64 max_snap = 0;  // the largest snap in it
+  cb_queue* prev = nullptr;  // g.queues links (g.queues_lock)
+  cb_queue* next = nullptr;
+  // unlinked: not yet in g.queues; linked: in it; closed: handed over at the thread's exit
+  // (or no exit hook could be set), and retires go straight to the domain queue.
+  enum class state : u32 { unlinked, linked, closed };
+  state st = state::unlinked;  // owner only, but for fork
+};
+
 // An executor's record of the evaluations it has detached and is running: [lo, ...).
 struct inflight_ticket {
   u64 lo;
@@ -173,11 +191,17 @@ struct rcu_state {
   alignas(kCacheLine) futex_lock reg_lock;
   rcu_reader_tls* registry = nullptr;
 
-  // Callback queue, all fields but the atomics guarded by cb_lock.
+  // Every thread's own callback queue (cb_queue) that may hold evaluations, linked under
+  // queues_lock: rcu_barrier collects them into the domain queue.
+  alignas(kCacheLine) futex_lock queues_lock;
+  cb_queue* queues = nullptr;
+
+  // The domain's callback queue (what threads' queues moved into it, in the order they
+  // moved), all fields but the atomics guarded by cb_lock.
   alignas(kCacheLine) asymmetric_futex_lock cb_lock;
   rcu_cb_node* head = nullptr;
   rcu_cb_node* tail = nullptr;
-  u64 enq_count = 0;    // evaluations ever queued (next sequence number)
+  u64 enq_count = 0;    // evaluations ever moved into this queue
   u64 taken_count = 0;  // evaluations ever detached by an executor (a prefix of the queue)
   inflight_ticket* inflight = nullptr;
   u64 finished_count = 0;  // evaluations ever finished by executors (read by MR-61 only)
@@ -198,6 +222,8 @@ extern bool g_exit_key_ok;
 extern bool g_symmetric;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
 extern pthread_key_t g_node_cache_key;  // its destructor releases the thread's node cache
 extern bool g_node_cache_key_ok;
+extern pthread_key_t g_cb_queue_key;    // its destructor hands the thread's queue over
+extern bool g_cb_queue_key_ok;
 
 // rcu_process.cpp
 void init_once() noexcept;
@@ -236,6 +262,10 @@ u64 pending_count() noexcept;
 void drive_and_run(rcu_domain& d) noexcept;
 bool callback_worker_runs() noexcept;  // NB-R4, NB-R10
 void teardown_drop() noexcept;         // MR-25
+void hand_over_queue(void*) noexcept;  // g_cb_queue_key's destructor
+void queues_fork_prepare() noexcept;   // takes queues_lock and every queue's lock
+void queues_fork_parent() noexcept;
+void queues_fork_child() noexcept;     // adopts the queues of the threads left behind
 
 }  // namespace rcu_impl
 }  // namespace saferecl::detail

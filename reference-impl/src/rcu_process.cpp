@@ -1,6 +1,7 @@
 // rcu_process.cpp -- <rcu>, process-wide: the default domain and the state behind it, the
-// one-time initialization (fence mode, the thread-exit key, fork handlers) and fork: the
-// child keeps only the forking thread's record and abandons what other threads were doing.
+// one-time initialization (fence mode, the thread-exit keys, fork handlers) and fork: the
+// child keeps only the forking thread's record, adopts the evaluations other threads had
+// queued and abandons what they were doing.
 #include "rcu_internal.hpp"
 
 #include <cstdlib>
@@ -21,10 +22,18 @@ bool g_exit_key_ok = false;
 bool g_symmetric = false;  // no membarrier: readers' words carry kRcuSpecialBit, they fence
 pthread_key_t g_node_cache_key;
 bool g_node_cache_key_ok = false;
+pthread_key_t g_cb_queue_key;
+bool g_cb_queue_key_ok = false;
 
 // ---------------------------------------------------------------------------------- fork
-void fork_prepare() noexcept { g.cb_lock.lock(); }
-void fork_parent() noexcept { g.cb_lock.unlock(); }
+void fork_prepare() noexcept {
+  queues_fork_prepare();
+  g.cb_lock.lock();
+}
+void fork_parent() noexcept {
+  g.cb_lock.unlock();
+  queues_fork_parent();
+}
 void fork_child() noexcept {
   // Only the forking thread survives: release every other record, abandon a grace period
   // that another thread was driving (it will be redone; gp_seq rolls back to "idle", which
@@ -49,6 +58,7 @@ void fork_child() noexcept {
     t = nx;
   }
   g.barrier_waiters = 0;
+  queues_fork_child();  // cb_lock still held: the other threads' queues move in
   g.cb_lock.reset();
 }
 
@@ -56,6 +66,7 @@ void init_once() noexcept {
   g_symmetric = current_fence_mode() != fence_mode::asymmetric;  // decided for good
   g_exit_key_ok = ::pthread_key_create(&g_exit_key, &thread_exit) == 0;
   g_node_cache_key_ok = ::pthread_key_create(&g_node_cache_key, &close_node_cache) == 0;
+  g_cb_queue_key_ok = ::pthread_key_create(&g_cb_queue_key, &hand_over_queue) == 0;
   (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
   if (SAFERECL_MUTANT("MR-25")) (void)std::atexit(&teardown_drop);
   g_inited.store(true, std::memory_order_release);

@@ -20,6 +20,9 @@
 //
 // Every case above runs at 1 and 2 threads. Scaling curves:
 //
+//   rcu/retire_barrier and           also at 4 and 8 threads (oversubscribed on 2 cores):
+//   rcu/obj_retire_barrier           deferred free must scale with the retiring threads
+//
 //   rcu/lock_unlock                  also at 4 and 8 threads (oversubscribed on 2 cores): the
 //                                    read side must not slow down with more readers
 //   rcu/synchronize/readers:N        rcu_synchronize() latency while N other threads run
@@ -197,7 +200,7 @@ SAFERECL_BENCH(lock_unlock, "rcu/lock_unlock")->Threads(4)->Threads(8);
 SAFERECL_BENCH(nested_lock_unlock, "rcu/nested_lock_unlock");
 SAFERECL_BENCH_REAL_TIME(synchronize, "rcu/synchronize");
 SAFERECL_BENCH_REAL_TIME(synchronize_long_reader, "rcu/synchronize_long_reader");
-SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier");
-SAFERECL_BENCH_REAL_TIME(obj_retire_barrier, "rcu/obj_retire_barrier");
+SAFERECL_BENCH_REAL_TIME(retire_barrier, "rcu/retire_barrier")->Threads(4)->Threads(8);
+SAFERECL_BENCH_REAL_TIME(obj_retire_barrier, "rcu/obj_retire_barrier")->Threads(4)->Threads(8);
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_readers, "rcu/synchronize", "readers", 1, 2, 4, 8, 16, 32, 64);
 SAFERECL_BENCH_CURVE_REAL_TIME(synchronize_vs_region, "rcu/synchronize", "region_us", 1, 10, 100, 1000);

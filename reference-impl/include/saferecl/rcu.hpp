@@ -71,21 +71,24 @@
 // their target releases them. Concurrent synchronizers share grace periods (and their heavy
 // fences), and one that loops cannot starve the others.
 //
-// CALLBACKS. retire() and rcu_retire() append a node to the domain's FIFO queue (under a
-// short futex lock whose release is a plain store: rcu_internal.hpp, asymmetric_futex_lock)
-// tagged with the snapshot target of gp_seq and a queue sequence number. rcu_obj_base
-// embeds its node, so retire() never allocates and cannot fail; rcu_retire() puts node +
-// pointer + deleter in one block, obtained before the deleter is moved, so a bad_alloc or a
-// throwing move leaves nothing scheduled and the caller owning p. The block comes from the
+// CALLBACKS. retire() and rcu_retire() append a node to the calling thread's own FIFO queue
+// (in its TLS, under a lock only collectors contend for), tagged with the snapshot target of
+// gp_seq; every 64 appends the thread moves its queue into the domain's FIFO queue in one
+// splice under the domain's queue lock, and rcu_barrier collects every thread's queue
+// (src/rcu_callbacks.cpp, whose design comment argues barrier reach, hand-over at thread
+// exit and fork). rcu_obj_base embeds its node, so retire() never allocates and cannot
+// fail; rcu_retire() puts node + pointer + deleter in one block, obtained before the deleter
+// is moved, so a bad_alloc or a throwing move leaves nothing scheduled and the caller owning
+// p. The block comes from the
 // thread's node cache when the node fits 64 bytes (deleters of up to 16 bytes), else from
 // new: the thread that runs a node gives its block back to its own cache
 // (detail/rcu_node_cache.hpp), so a thread that retires and runs reuses blocks without the
 // heap. A node is runnable when gp_seq reaches its target, i.e. after a whole grace period
-// that began after it was queued. Runnable nodes form a prefix of the queue (the whole queue
-// once gp_seq reaches the largest target queued: detached without a walk through the
-// nodes); an executor detaches the prefix under the lock, registers an in-flight ticket (its
-// first sequence number), drops the lock, runs the deleters, then removes the ticket under
-// the lock and wakes sleeping barriers.
+// that began after it was queued. Executors detach the domain queue's runnable prefix (the
+// whole queue once gp_seq reaches the largest target queued: detached without a walk
+// through the nodes) under the lock, register an in-flight ticket (the prefix's position in
+// the queue), drop the lock, run the deleters, then remove the ticket under the lock and
+// wake sleeping barriers.
 // Executors: retire / rcu_retire outside any region (runnable nodes; and once more than
 // kRcuRetireThreshold (1024) evaluations are pending, the retiring thread drives a grace
 // period first -- which bounds the queue), the outermost unlock() (runnable nodes only, and
@@ -94,17 +97,18 @@
 // internal lock is held while a deleter runs, so a deleter may call rcu_retire, retire,
 // lock/unlock and rcu_synchronize. Each node is detached exactly once, so runs exactly once.
 //
-// rcu_barrier() notes the queue's end position T, drives grace periods until every node
-// before T is runnable, runs them (or lets others run them), and then sleeps on a futex until
-// no in-flight ticket older than T remains: it returns after every earlier evaluation has
+// rcu_barrier() moves every thread's queue into the domain queue, notes its end position T,
+// drives grace periods until every node before T is runnable, runs them (or lets others run
+// them), and then sleeps on a futex until no in-flight ticket older than T remains: it returns after every earlier evaluation has
 // *finished*, including those another thread was running. All completion state lives in the
 // domain (counters and a futex word), never on a caller's stack.
 //
-// THREADS, FORK, EXIT. No background thread. Evaluations are queued in the domain from the
-// moment they are scheduled, so a thread's exit hands nothing over and loses nothing; it
-// unlinks its record, so an exited thread never blocks a grace period.
-// pthread_atfork: the child keeps only the forking thread's record, forgets evaluations that
-// other threads were running, resets the locks and abandons an in-flight grace period.
+// THREADS, FORK, EXIT. No background thread. A thread's exit moves its queue into the domain
+// queue (a pthread key destructor) and unlinks its record, so it loses nothing and an exited
+// thread never blocks a grace period. pthread_atfork: the child keeps only the forking
+// thread's record and queue, moves the other threads' queues into the domain queue, forgets
+// evaluations that other threads were running, resets the locks and abandons an in-flight
+// grace period.
 // All state is constant-initialized and trivially destructible, so the facility works during
 // static initialization and destruction (evaluations still pending at exit are not run; they
 // stay reachable, so leak checkers do not report them).
@@ -115,12 +119,14 @@
 //                      two registry scans when no reader is in the way. Beside 16 or 64
 //                      threads spinning in regions on 2 cores: see the top README's
 //                      benchmark section (rcu/synchronize/readers:N).
-//   retire:            a queue lock; per 1024 retires outside regions one grace period.
+//   retire:            the thread's own queue lock (uncontended); per 64 retires one splice
+//                      under the domain's queue lock; per 1024 outside regions one grace
+//                      period.
 //   rcu_retire:        retire plus a block from the thread's cache (a few TLS loads and
 //                      stores), or one allocation when it is empty or the node is larger
 //                      than 64 bytes; a null p and any move-constructible, callable-with-T*
 //                      deleter are accepted. rcu/retire_barrier: top README, Benchmarks.
-//   Memory: pending evaluations stay below ~1024 + (concurrent retirers) while callers
+//   Memory: pending evaluations stay below ~1024 + 64 per retiring thread while callers
 //   retire outside regions; readers holding regions forever hold back reclamation. Each
 //   thread that runs deleters keeps up to 1024 free 64-byte blocks, released at its exit.
 // The design supports exactly one domain (the standard offers no way to create another).

@@ -171,14 +171,18 @@ TEST_CASE("saferecl.rcu.general/6 RS-12: a deleter may call rcu_synchronize when
 // The QoI half of RS-12: older evaluations are runnable when the thread opens a region,
 // retires in it and unlocks a nested region. Running them there (from the retire or the
 // inner unlock) would make a synchronizing deleter wait for the very region it runs in.
+// More evaluations follow the synchronizing one, so that an implementation that gathers a
+// thread's retires in batches before its executors see them has passed it on.
 TEST_CASE("saferecl.rcu.general/6 RS-12: no deleter runs from a retire or an inner unlock inside the caller's region" *
           doctest::test_suite("qoi.semantic")) {
+  constexpr int kLaterPlain = 255;
   std::atomic<int> ran{0};
   sut::rcu_retire(new plain_object, [&ran](plain_object* p) noexcept {
     sut::rcu_synchronize();
     ran.fetch_add(1);
     delete p;
   });
+  for (int i = 0; i < kLaterPlain; ++i) sut::rcu_retire(new plain_object, quarantine_deleter{});
   within_watchdog("rcu_synchronize making the older deleter runnable", [] { sut::rcu_synchronize(); });
 
   auto* x = new plain_object;

@@ -80,7 +80,6 @@ struct rcu_cb_node {
   void (*invoke)(rcu_cb_node*) noexcept;  // runs the evaluation (and frees the node if owned)
   void* obj;                              // rcu_obj_base: the complete object
   std::uint64_t snap;                     // runnable once the grace-period sequence reaches it
-  std::uint64_t seq;                      // position in the domain's queue
 };
 
 // Out of line (src/rcu_readers.cpp, rcu_callbacks.cpp).
