@@ -21,19 +21,17 @@ from dataclasses import replace
 from reports import protocol, tsan_evidence
 from reports.classify import Classification
 
-# What support/child_process.cpp prints when a forked child made no progress.
-CHILD_HANG = "forked child"
 CHILD_HANG_DETAIL = ("a forked child made no progress under ASan, whose allocator (clang 14) takes no "
                      "lock around fork: the child may hold an allocator lock another thread of the "
                      "parent had, whatever the implementation does; the none tier judges the same test")
 
 
 def asan_child_hang(c: Classification, output: str, sanitizer: str | None) -> Classification:
-    """An ASan tier's TIMEOUT of a forked child (CHILD_HANG after the TIMEOUT prefix) becomes
-    INCONCLUSIVE; every other classification stays as it is."""
+    """An ASan tier's TIMEOUT of a forked child (the TIMEOUT prefix and FORKED_CHILD_MARK)
+    becomes INCONCLUSIVE; every other classification stays as it is."""
     if sanitizer != "asan" or c.verdict != protocol.VERDICT_TIMEOUT:
         return c
-    if f"{protocol.TIMEOUT_PREFIX}: {CHILD_HANG}" not in output:
+    if protocol.TIMEOUT_PREFIX + protocol.FORKED_CHILD_MARK not in output:
         return c
     return replace(c, verdict=protocol.VERDICT_INCONCLUSIVE, detail=CHILD_HANG_DETAIL)
 

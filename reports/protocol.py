@@ -17,6 +17,8 @@ TIMEOUT = 124  # the test's own watchdog fired
 NOT_APPLICABLE_PREFIX = "[saferecl] NOT APPLICABLE:"
 # What the watchdog prints before it exits with TIMEOUT.
 TIMEOUT_PREFIX = "[saferecl] TIMEOUT"
+# What follows TIMEOUT_PREFIX when a parent judged its forked child hung.
+FORKED_CHILD_MARK = ": forked child"
 # What the stress harness's stall detector prints ("[saferecl] <test>: STALL: ...") before it
 # exits with FAIL.
 STALL_MARK = "STALL:"

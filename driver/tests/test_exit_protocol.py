@@ -31,6 +31,7 @@ def test_cpp_and_python_agree():
         "kTimeout": protocol.TIMEOUT,
         "kNotApplicablePrefix": protocol.NOT_APPLICABLE_PREFIX,
         "kTimeoutPrefix": protocol.TIMEOUT_PREFIX,
+        "kForkedChildMark": protocol.FORKED_CHILD_MARK,
         "kStallMark": protocol.STALL_MARK,
         "kStarvedPrefix": protocol.STARVED_PREFIX,
     }

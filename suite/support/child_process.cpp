@@ -45,7 +45,7 @@ std::uint64_t progress_seen() noexcept { return shared_progress().load(std::memo
                            const liveness_reading& since, const std::string& output) {
   const liveness_reading window = clock.now() - since;
   std::ostringstream os;
-  os << output << exit_status::kTimeoutPrefix << ": forked child " << child << " made no progress for "
+  os << output << exit_status::kTimeoutPrefix << exit_status::kForkedChildMark << ' ' << child << " made no progress for "
      << limit.count() << " ms of the time it could run (" << static_cast<long long>(window.wall * 1000)
      << " ms of wall time" << (window.could_run < std::chrono::duration<double>(limit).count()
                                     ? ": the wall-clock cap, " + std::to_string(kWallCapFactor) + " x the limit"
@@ -122,7 +122,7 @@ child_end wait_for_child(pid_t child, int output_fd, std::chrono::milliseconds l
   }
   if (WIFEXITED(end.status) && WEXITSTATUS(end.status) == exit_status::kTimeout) {
     std::fputs(end.output.c_str(), stderr);
-    std::fprintf(stderr, "%s: forked child %d timed out (above)\n", exit_status::kTimeoutPrefix,
+    std::fprintf(stderr, "%s%s %d timed out (above)\n", exit_status::kTimeoutPrefix, exit_status::kForkedChildMark,
                  static_cast<int>(child));
     std::fflush(nullptr);
     std::_Exit(exit_status::kTimeout);

@@ -18,6 +18,8 @@ inline constexpr int kTimeout = 124;        // the watchdog stopped a hang
 // What a test prints on stderr before it exits with kNotApplicable or kTimeout.
 inline constexpr const char* kNotApplicablePrefix = "[saferecl] NOT APPLICABLE:";
 inline constexpr const char* kTimeoutPrefix = "[saferecl] TIMEOUT";
+// What follows kTimeoutPrefix when a parent judged its forked child hung (child_process.cpp).
+inline constexpr const char* kForkedChildMark = ": forked child";
 // What the stress harness's stall detector prints ("[saferecl] <test>: STALL: ...") before it
 // exits with kFail: a worker that made no progress while the run went on.
 inline constexpr const char* kStallMark = "STALL:";
