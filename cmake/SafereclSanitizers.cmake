@@ -14,7 +14,16 @@
 set(SAFERECL_SANITIZER "tsan" CACHE STRING "Sanitizer tier: tsan, asan, tso or none")
 set_property(CACHE SAFERECL_SANITIZER PROPERTY STRINGS tsan asan tso none)
 
-set(_saferecl_common -fno-omit-frame-pointer -g)
+# Line tables only (g++: -g1): the sanitizers' reports and gdb's crash stacks
+# (driver/crash_stack.py) name functions, files and lines, which is all they read; full debug
+# info (variables, types) made every compile about 15% slower (a stress test under TSan: 3.6 s
+# against 3.1 s).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(_saferecl_common -fno-omit-frame-pointer -g1)
+else()
+  set(_saferecl_common -fno-omit-frame-pointer -gline-tables-only)
+endif()
+set(CMAKE_CXX_FLAGS_DEBUG "")  # the presets' Debug type would add -g: the tier's flags say all
 if(SAFERECL_SANITIZER STREQUAL "tsan")
   set(SAFERECL_SANITIZER_FLAGS -fsanitize=thread -O1 ${_saferecl_common})
   add_compile_definitions(DOCTEST_CONFIG_NO_POSIX_SIGNALS)

@@ -56,6 +56,10 @@ PRUNED_PREFIX = "pruned/"
 # ccache serves a TU that uses a precompiled header only with these (its manual,
 # "Precompiled headers"); a user's own CCACHE_SLOPPINESS wins.
 CCACHE_SLOPPINESS = "pch_defines,time_macros,include_file_mtime,include_file_ctime"
+# Nor is the build directory hashed (sources and include paths are absolute), so that trees of
+# the same flags share what does not depend on the implementation (the harness's support
+# sources, an unchanged library): a user's own CCACHE_NOHASHDIR wins.
+CCACHE_NOHASHDIR = "true"
 
 
 def ccache() -> str | None:
@@ -306,6 +310,7 @@ class BuildTree:
         with open(log_path, "a" if append else "w") as log:
             env = dict(os.environ)
             env.setdefault("CCACHE_SLOPPINESS", CCACHE_SLOPPINESS)
+            env.setdefault("CCACHE_NOHASHDIR", CCACHE_NOHASHDIR)
             proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True, env=env)
             assert proc.stdout is not None

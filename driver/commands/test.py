@@ -8,7 +8,7 @@
      the first one built); the conforming variants that rely on fences (TSO_CONFORMING) are
      spared in the tso tier by the tests of their catalog entries;
   3. the std adapter validates a standard-library-style include tree, under TSan with the
-     default compiler, and optimized with clang 22 + libc++ and with g++ 12 + libstdc++;
+     default compiler, and optimized with g++ 12 + libstdc++ (libc++: below);
      in C++20 mode, where the tree announces nothing, it says why it is unavailable;
      under TSan with clang 22 + libc++, a tree that synchronizes through the C++ runtime
      (std::call_once) is conforming with the instrumented libc++ (built here once, then
@@ -24,8 +24,9 @@
      missing-fence mutants in the tso tier), and a third of the conforming variants, rotating
      with the seed, are spared (`./conformance mutants` sweeps them all; `--full` runs the
      whole battery per mutant);
-  6. verdicts do not depend on the machine's load: the reference's liveness-sensitive tests
-     under TSan, beside 4 spinning processes per core, get the verdicts of step 2's quiet run,
+  6. verdicts do not depend on the machine's load: half the reference's liveness-sensitive
+     tests under TSan (by the seed), beside 4 spinning processes per core, get the verdicts of
+     step 2's quiet run,
      and a mutant that hangs and one that stalls still die there, the same way.
 The exit status is 0 only when every step passed; each step's time is printed."""
 
@@ -62,6 +63,10 @@ UNIT_TEST_DIRS = ["reports/tests", "driver/tests"]
 CONSOLE_CHECK = "driver/tests/test_console_tmux.py"  # needs the tsan tree of the reference
 CONSOLE_CHECK_REQUIRED = "SAFERECL_CONSOLE_CHECK_REQUIRED"  # set: the check may not skip
 UNIT_TEST_PACKAGES = ["chromium", "python3-yaml", *PYTHON_PACKAGES]  # yaml: the CI examples' test
+# The self-test configures about twenty build trees; through ccache (driver/build.py) those of
+# the same compiler and tier share what does not depend on the implementation (the harness's
+# support sources, an unchanged library), and the API mutants' trees what a patch leaves alone.
+BUILD_CACHE_PACKAGES = ["ccache"]
 STD_SELFTEST_ROOT = BUILD / "std-selftest"
 STD_SELFTEST_INCLUDE = ADAPTERS / "std" / "selftest" / "include"
 # The vendor tree whose setup synchronizes through the C++ runtime (std::call_once), searched
@@ -70,9 +75,11 @@ STD_SELFTEST_CALL_ONCE = ADAPTERS / "std" / "selftest" / "call_once"
 # Each TSan runtime case of the call_once tree: (--tsan-runtime, the verdict std must get).
 TSAN_RUNTIME_CASES = (("instrumented", "conforming"), ("annotated", "conforming"),
                       ("plain", "not judged in this tier"))
-# Their slice: the <rcu> functions, whose concurrent tests make the tree's first
-# rcu_default_domain() calls from running threads (the race TSan must see or not judge).
+# Their slice: two sources of the <rcu> functions whose tests make the tree's first
+# rcu_default_domain() calls from running threads (the race TSan must see or not judge; with
+# neither runtime, 3 of their tests are INCONCLUSIVE).
 TSAN_RUNTIME_AREA = r"saferecl\.rcu\.domain\.func"
+TSAN_RUNTIME_SOURCES = rf"/{TSAN_RUNTIME_AREA}/(rcu_default_domain|rcu_synchronize_concurrent)\.pass\.cpp$"
 # The slice of the battery the std self-test runs: the feature-test macros and API shape (what
 # a vendor build gets wrong first) and one runtime area of each header.
 STD_SELFTEST_AREAS = r"hazard\.pointer\.syn|rcu\.syn|saferecl\.hp\.holder\.mem|saferecl\.rcu\.domain\.func"
@@ -84,9 +91,10 @@ STD_SELFTEST_CAPABILITIES = {"hazard-pointer", "rcu", "hp-batch", "native-api"}
 # slice: the <rcu> areas in which some tests use rcu_obj_base and the others do not.
 STD_SELFTEST_PARTIAL = ADAPTERS / "std" / "selftest" / "partial"
 STD_PARTIAL_AREAS = r"saferecl\.rcu\.base|saferecl\.rcu\.domain\.func"
-# Both standard libraries stay supported: the vendor tree over each, with the compiler that
-# ships it (Debian's libc++-22-dev, linked statically: its shared library is LLVM 19's).
-STD_SELFTEST_LIBRARIES = (("clang++-22", "libc++"), ("g++-12", "libstdc++"))
+# Both standard libraries stay supported: the vendor tree over libstdc++ with g++ (optimized),
+# and over libc++ with clang 22 under TSan (Debian's libc++-22-dev, linked statically: its
+# shared library is LLVM 19's), in self_test_tsan_runtimes.
+STD_SELFTEST_LIBRARIES = (("g++-12", "libstdc++"),)
 # The shard self-test: the optimized tier (the cheapest build), a slice with doctest tests,
 # API checks and compile-fail tests, in a build tree of its own.
 SHARD_SELFTEST_ROOT = BUILD / "shard-selftest"
@@ -105,6 +113,10 @@ EXAMPLE_LABELS = "^tier=core$"
 # spinning processes per core; and the mutants that must still die there, each by a test of
 # its catalog entry (regex), with that verdict and that mark in its headline.
 LIVENESS_BUSY_PER_CORE = 4
+# Beside the spinners each test takes about twice its quiet time: the check runs one share of
+# the tests in LIVENESS_SHARES (every LIVENESS_SHARES-th, from an offset the seed chooses), so
+# that consecutive seeds cover them all.
+LIVENESS_SHARES = 2
 LIVENESS_LABELS = "^(kind=(stress|concurrency|lifetime)|tier=qoi)$"
 LIVENESS_EXCLUDED = "litmus"
 LIVENESS_MUTANTS = (
@@ -240,7 +252,7 @@ def self_test_tsan_runtimes(jobs: int, out_base: Path, seed: int | None) -> bool
         _, report = run_battery(RunOptions(
             impls=["std"], explicit=True, sanitizer="tsan", seed=seed, jobs=jobs,
             out_base=out_base / "tsan-runtime-self-test", ctest_args=["-R", rf"^std/{TSAN_RUNTIME_AREA}"],
-            build_root=STD_SELFTEST_ROOT / "tsan-runtimes", sources=rf"/{TSAN_RUNTIME_AREA}/",
+            build_root=STD_SELFTEST_ROOT / "tsan-runtimes", sources=TSAN_RUNTIME_SOURCES,
             std=vendor_std_options(library, STD_SELFTEST_CALL_ONCE), compiler=compiler, mode=mode))
         results = json.loads((report / "results.json").read_text())
         std = next(i for i in results["implementations"] if i["name"] == "std")
@@ -397,10 +409,14 @@ def liveness_under_load(quiet: Path | None, jobs: int, out_base: Path, seed: int
         return False
     busy = LIVENESS_BUSY_PER_CORE * (os.cpu_count() or 2)
     out = out_base / "liveness-under-load"
-    stage(f"liveness under load: the reference's {LIVENESS_LABELS} tests beside {busy} spinning processes")
+    seed = seed if seed is not None else random_seed()
+    share = seed % LIVENESS_SHARES
+    stage(f"liveness under load: share {share + 1} of {LIVENESS_SHARES} (by the seed) of the reference's "
+          f"{LIVENESS_LABELS} tests beside {busy} spinning processes")
     _, loaded = run_battery(RunOptions(impls=["reference"], explicit=True, sanitizer="tsan", seed=seed,
                                        jobs=jobs, out_base=out,
-                                       ctest_args=["-L", LIVENESS_LABELS, "-E", LIVENESS_EXCLUDED],
+                                       ctest_args=["-L", LIVENESS_LABELS, "-E", LIVENESS_EXCLUDED,
+                                                   "-I", f"{share + 1},,{LIVENESS_SHARES}"],
                                        busy=busy))
     before = {name: verdict for name, verdict, _ in verdicts(quiet / "junit.xml")}
     after = verdicts(loaded / "junit.xml")
@@ -456,6 +472,7 @@ def command(args) -> int:
         steps.append((name, bool(ok), elapsed(t0), "" if ok else why))
 
     quiet: dict[str, Path] = {}  # the reference battery's report of each tier
+    ensure_packages(BUILD_CACHE_PACKAGES)
 
     def reference_battery(sanitizer: str) -> tuple[bool, str]:
         code, quiet[sanitizer] = run_battery(RunOptions(
@@ -490,8 +507,8 @@ def command(args) -> int:
          "tests of its <rcu> slice", lambda: self_test_example(args.jobs, args.out, args.seed))
     step(f"mutants: each catalogued bug killed, one share in {CONFORMING_SHARES} of the conforming variants (by the seed) spared",
          lambda: mutant_sweep(args.jobs, args.out, args.seed))
-    step("liveness under load: the same verdicts beside 4 spinning processes per core; a hang "
-         "and a stall mutant still die", lambda: liveness_under_load(quiet.get("tsan"), args.jobs,
+    step(f"liveness under load: one share in {LIVENESS_SHARES} of the tests (by the seed) gets the same "
+         "verdicts beside 4 spinning processes per core; a hang and a stall mutant still die", lambda: liveness_under_load(quiet.get("tsan"), args.jobs,
                                                                     args.out, args.seed))
 
     conclude("\n== self-test results")

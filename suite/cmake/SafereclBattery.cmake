@@ -33,7 +33,7 @@ set(SAFERECL_TEST_TIMEOUT 300 CACHE STRING
 set(SAFERECL_SOURCES "" CACHE STRING
     "Regular expression: build only the suite sources (relative to suite/) it matches; empty: all")
 # Every battery source starts with support/test.hpp (doctest, <sut.hpp>, the harness), whose
-# parse is about two thirds of a TU's compile time under -O1 -g -fsanitize=thread; each
+# parse is about two thirds of a TU's compile time under -O1 -fsanitize=thread; each
 # executable precompiles it once. Off: the driver's fallback when the header itself does
 # not compile, so that each source gets its own compiler message (NOT BUILT).
 option(SAFERECL_PRECOMPILED_HEADER "Precompile support/test.hpp once per battery executable" ON)
