@@ -46,9 +46,11 @@
 // tags writes both under its table entry's lock (made before the write), and a load or
 // read-modify-write of a location with an entry reads both under it; a load that found no
 // entry looks again after it read, and reads again under the lock if one appeared. A thread's
-// own tags are not acquired (its clock holds them). TSan sees none of the model's own state:
-// its functions are not instrumented (disable_sanitizer_instrumentation: plain
-// no_sanitize("thread") still instruments atomics), so the model adds no edge of its making.
+// own tags are not acquired (its clock holds them); the loads it still holds when TSan
+// finishes it are dropped, as nothing of the thread is seen after (unmap_table_at_exit).
+// TSan sees none of the model's own state: its functions are not instrumented
+// (disable_sanitizer_instrumentation: plain no_sanitize("thread") still instruments atomics),
+// so the model adds no edge of its making.
 //
 // What is wider than C++ (so may hide a race, never invent one):
 //   - a release store also carries earlier releases to its location (the join above);
