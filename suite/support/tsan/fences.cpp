@@ -63,9 +63,9 @@
 //   - a non-release read-modify-write after a fence, on a location another thread's slot
 //     tags: performed as a release at the operation (one tag per location);
 //   - more distinct loads (location and tag) before an acquire fence than the model keeps
-//     (3/4 of 1 << kPendingMaxBits, some three million): they are acquired at once, before
-//     their fence. Below that the set grows (inline, then mapped) rather than acquire early,
-//     which at 768 loads hid races in threads that never fence at all;
+//     (3/4 of 1 << kPendingMaxBits, some three million, or what mmap gives): they are
+//     acquired at once, before their fence. Below that the set grows (inline, then mapped)
+//     rather than acquire early, which at 768 loads hid races in threads that never fence;
 //   - more than kRows fencing threads: rows shared (a tag carries both owners' clocks);
 //   - a read-modify-write that ran untracked (no store had been tagged yet) while the
 //     process's first tagged store happened: it acquires every slot, not knowing which tag
