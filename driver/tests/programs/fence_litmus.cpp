@@ -136,6 +136,28 @@ void completion_flag_reused_after_its_acquire() {
   completer.join();
 }
 
+// A relaxed load synchronizes with nothing until an acquire fence follows it, however many
+// other loads come between. The reader sees the flag relaxed, reads many other atomics
+// relaxed, then the data: with no fence, a race (the model holds the loads for a fence that
+// may come; a model that acquired them once its set was full hid it); with an acquire fence
+// before the read, clean (the flag's load, held that long, still reaches the fence).
+void read_after_many_relaxed_loads(bool acquire_fence) {
+  static std::atomic<int> counters[2000];  // past the loads the model kept inline (768)
+  std::thread writer([] {
+    data = 1;
+    flag.store(1, std::memory_order_release);
+  });
+  std::thread reader([acquire_fence] {
+    wait_for(flag, 1);
+    int sum = 0;
+    for (auto& c : counters) sum += c.load(std::memory_order_relaxed);
+    if (acquire_fence) std::atomic_thread_fence(std::memory_order_acquire);
+    (void)(read_data() + sum);
+  });
+  writer.join();
+  reader.join();
+}
+
 // Two threads write one plain vector, unsynchronized; one of them first reads many atomics
 // relaxed and runs a seq_cst fence. No fence stands between the writes: a race, and evidence.
 void race_beside_a_fence_after_many_loads() {
@@ -166,6 +188,9 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(name, "release_store_overwritten_before_the_acquire_fence"))
     release_store_overwritten_before_the_acquire_fence();
   else if (!std::strcmp(name, "completion_flag_reused_after_its_acquire")) completion_flag_reused_after_its_acquire();
+  else if (!std::strcmp(name, "read_after_many_relaxed_loads_and_no_fence")) read_after_many_relaxed_loads(false);
+  else if (!std::strcmp(name, "read_after_many_relaxed_loads_and_an_acquire_fence"))
+    read_after_many_relaxed_loads(true);
   else if (!std::strcmp(name, "race_beside_a_fence_after_many_loads")) race_beside_a_fence_after_many_loads();
   else {
     std::fprintf(stderr, "fence_litmus: unknown case '%s'\n", name);

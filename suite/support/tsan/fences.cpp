@@ -46,9 +46,11 @@
 // tags writes both under its table entry's lock (made before the write), and a load or
 // read-modify-write of a location with an entry reads both under it; a load that found no
 // entry looks again after it read, and reads again under the lock if one appeared. A thread's
-// own tags are not acquired (its clock holds them). TSan sees none of the model's own state:
-// its functions are not instrumented (disable_sanitizer_instrumentation: plain
-// no_sanitize("thread") still instruments atomics), so the model adds no edge of its making.
+// own tags are not acquired (its clock holds them); the loads it still holds when TSan
+// finishes it are dropped, as nothing of the thread is seen after (unmap_table_at_exit).
+// TSan sees none of the model's own state: its functions are not instrumented
+// (disable_sanitizer_instrumentation: plain no_sanitize("thread") still instruments atomics),
+// so the model adds no edge of its making.
 //
 // What is wider than C++ (so may hide a race, never invent one):
 //   - a release store also carries earlier releases to its location (the join above);
@@ -61,7 +63,9 @@
 //   - a non-release read-modify-write after a fence, on a location another thread's slot
 //     tags: performed as a release at the operation (one tag per location);
 //   - more distinct loads (location and tag) before an acquire fence than the model keeps
-//     (kPending * 3/4): they are acquired at once, before their fence;
+//     (3/4 of 1 << kPendingMaxBits, some three million, or what mmap gives): they are
+//     acquired at once, before their fence. Below that the set grows (inline, then mapped)
+//     rather than acquire early, which at 768 loads hid races in threads that never fence;
 //   - more than kRows fencing threads: rows shared (a tag carries both owners' clocks);
 //   - a read-modify-write that ran untracked (no store had been tagged yet) while the
 //     process's first tagged store happened: it acquires every slot, not knowing which tag
@@ -72,11 +76,15 @@
 // Every TSan-instrumented atomic operation and fence is a call into TSan's interface
 // (__tsan_atomicN_op, __tsan_atomic_thread_fence). The battery's TSan executables are linked
 // with --wrap for each of them (suite/CMakeLists.txt), so the call lands here first.
+#include <limits.h>
 #include <pthread.h>
 #include <sanitizer/tsan_interface.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -95,7 +103,9 @@ constexpr unsigned kRows = 4096;         // fencing threads with a row of their 
 constexpr unsigned kSlotsPerRow = 64;
 constexpr unsigned kTableBits = 18;      // side table entries (16 bytes each)
 constexpr unsigned kMaxProbes = 64;
-constexpr unsigned kPending = 1024;      // cells of the set of loads before an acquire fence
+constexpr unsigned kPendingBits = 10;     // the set of loads before an acquire fence: log2 of its inline cells
+constexpr unsigned kPendingMaxBits = 22;  // and of the most cells it grows to
+constexpr unsigned pending_limit(unsigned bits) { return (1u << bits) / 4 * 3; }  // cells used at most
 
 // A tag: the slot's row and index and the generation it had when the store took it, << 1
 // (bit 0 of a table word is its lock). 0: untagged.
@@ -152,13 +162,95 @@ struct thread_model {
   unsigned slot = 0;           // current slot of the row
   bool slot_tagged = false;    // a store has taken the current slot
   std::uint64_t generation = 0;
-  // The loads since the last acquire fence, as a set: an open-addressed table (kPending
-  // cells, at most 3/4 used) and the list of its used cells, to acquire and clear them.
+  // The loads since the last acquire fence, as a set: an open-addressed table of
+  // 1 << pending_bits cells (at most 3/4 used) and the list of its used cells, to acquire and
+  // clear them. The first table is inline; a fuller set moves to a mapped one twice as large
+  // (grow_pending), which the thread keeps until it ends.
+  unsigned pending_bits = kPendingBits;
   unsigned pending_count = 0;
-  unsigned pending_used[kPending * 3 / 4];
-  pending_load pending[kPending];
+  pending_load* mapped = nullptr;  // the mapped table (its cells, then its list); null: inline
+  bool exited = false;             // the thread's mapped table is gone with its last key destructors
+  unsigned inline_used[pending_limit(kPendingBits)];
+  pending_load inline_cells[1u << kPendingBits];
 };
 thread_local constinit thread_model t_model{};
+
+SAFERECL_UNINSTRUMENTED pending_load* pending_cells(thread_model& m) { return m.mapped ? m.mapped : m.inline_cells; }
+SAFERECL_UNINSTRUMENTED unsigned* pending_used(thread_model& m) {
+  return m.mapped ? reinterpret_cast<unsigned*>(m.mapped + (std::size_t{1} << m.pending_bits)) : m.inline_used;
+}
+SAFERECL_UNINSTRUMENTED unsigned pending_cell(const volatile void* location, tag_t t, unsigned bits) {
+  return static_cast<unsigned>(((reinterpret_cast<std::uintptr_t>(location) >> 3) ^ t) * 0x9E3779B97F4A7C15ull >>
+                               (64 - bits));
+}
+constexpr std::size_t mapping_bytes(unsigned bits) {
+  return ((sizeof(pending_load) << bits) + sizeof(unsigned) * pending_limit(bits) + 4095) & ~std::size_t{4095};
+}
+
+// The mapped tables: raw system calls, so TSan keeps no state for them (its mmap interceptor
+// would imitate a write), and not the heap (tests measure it: H36).
+SAFERECL_UNINSTRUMENTED pending_load* map_table(unsigned bits) {
+  const long mapping = ::syscall(SYS_mmap, nullptr, mapping_bytes(bits), PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return mapping == -1 ? nullptr : reinterpret_cast<pending_load*>(mapping);
+}
+SAFERECL_UNINSTRUMENTED void unmap_table(pending_load* cells, unsigned bits) {
+  ::syscall(SYS_munmap, cells, mapping_bytes(bits));
+}
+
+// A thread's mapped table goes in the last pass of its thread-specific destructors: TSan
+// finishes the thread in that pass too (its key is older than ours, so its destructor runs
+// first, and it re-arms itself until then as this one does), so the loads still pending can
+// order nothing TSan sees. The main thread's table goes with the process. A forked child
+// keeps its one thread's table; the other threads' are unused copy-on-write pages there.
+pthread_key_t g_exit_key;
+bool g_exit_key_made;
+
+SAFERECL_UNINSTRUMENTED void unmap_table_at_exit(void* passes_left) {
+  const auto left = reinterpret_cast<std::uintptr_t>(passes_left);
+  if (left > 1) {
+    pthread_setspecific(g_exit_key, reinterpret_cast<void*>(left - 1));
+    return;
+  }
+  thread_model& m = t_model;
+  unmap_table(m.mapped, m.pending_bits);
+  m.mapped = nullptr;
+  m.pending_bits = kPendingBits;
+  m.pending_count = 0;
+  m.exited = true;
+}
+__attribute__((constructor)) SAFERECL_UNINSTRUMENTED void make_exit_key() {
+  g_exit_key_made = pthread_key_create(&g_exit_key, unmap_table_at_exit) == 0;
+}
+
+// Moves the set into a table twice as large. False (the set stays): at the cap, without a
+// key to unmap it by, or without memory.
+SAFERECL_UNINSTRUMENTED bool grow_pending(thread_model& m) {
+  const unsigned bits = m.pending_bits + 1;
+  if (bits > kPendingMaxBits || m.exited || !g_exit_key_made) return false;
+  pending_load* const cells = map_table(bits);
+  if (cells == nullptr) return false;
+  if (m.mapped == nullptr &&
+      pthread_setspecific(g_exit_key, reinterpret_cast<void*>(std::uintptr_t{PTHREAD_DESTRUCTOR_ITERATIONS})) != 0) {
+    unmap_table(cells, bits);
+    return false;
+  }
+  unsigned* const used = reinterpret_cast<unsigned*>(cells + (std::size_t{1} << bits));
+  pending_load* const old_cells = pending_cells(m);
+  const unsigned* const old_used = pending_used(m);
+  for (unsigned k = 0; k < m.pending_count; ++k) {
+    pending_load& p = old_cells[old_used[k]];
+    unsigned i = pending_cell(p.location, p.tag, bits);
+    while (cells[i].location != nullptr) i = (i + 1) & ((1u << bits) - 1);
+    cells[i] = p;
+    used[k] = i;
+    p = {};  // the inline table is left empty
+  }
+  if (m.mapped != nullptr) unmap_table(m.mapped, m.pending_bits);
+  m.mapped = cells;
+  m.pending_bits = bits;
+  return true;
+}
 
 SAFERECL_UNINSTRUMENTED unsigned bucket(const volatile void* location) {
   auto a = reinterpret_cast<std::uintptr_t>(location);
@@ -239,8 +331,10 @@ SAFERECL_UNINSTRUMENTED void release_fence() {
 
 SAFERECL_UNINSTRUMENTED void acquire_pending() {
   thread_model& m = t_model;
+  pending_load* const cells = pending_cells(m);
+  const unsigned* const used = pending_used(m);
   for (unsigned i = 0; i < m.pending_count; ++i) {
-    pending_load& p = m.pending[m.pending_used[i]];
+    pending_load& p = cells[used[i]];
     __tsan_acquire(const_cast<void*>(p.location));
     acquire_tag(p.tag);
     p = {};
@@ -253,20 +347,22 @@ SAFERECL_UNINSTRUMENTED void remember(const volatile void* location, tag_t t) {
   // The thread's own tag orders nothing for it (its clock holds its slots' clocks).
   if (t != 0 && static_cast<int>(tag_row(t)) == m.row && __atomic_load_n(&g_rows_taken, __ATOMIC_RELAXED) <= kRows)
     t = 0;
-  unsigned i = static_cast<unsigned>((reinterpret_cast<std::uintptr_t>(location) >> 3 ^ t >> 1) * 0x9E3779B1u) %
-               kPending;
-  for (;; i = (i + 1) % kPending) {
-    pending_load& p = m.pending[i];
+  pending_load* const cells = pending_cells(m);
+  unsigned i = pending_cell(location, t, m.pending_bits);
+  for (;; i = (i + 1) & ((1u << m.pending_bits) - 1)) {
+    const pending_load& p = cells[i];
     if (p.location == location && p.tag == t) return;
     if (p.location == nullptr) break;
   }
-  if (m.pending_count == kPending * 3 / 4) {
-    say(pending_acquired_early);  // acquired before their fence: wider, never narrower
-    acquire_pending();
+  if (m.pending_count == pending_limit(m.pending_bits)) {
+    if (!grow_pending(m)) {
+      say(pending_acquired_early);  // acquired before their fence: wider, never narrower
+      acquire_pending();
+    }
     return remember(location, t);
   }
-  m.pending[i] = {location, t};
-  m.pending_used[m.pending_count++] = i;
+  cells[i] = {location, t};
+  pending_used(m)[m.pending_count++] = i;
 }
 
 // After a load (or the read of a read-modify-write) with order `o` that read a value tagged `t`.
