@@ -21,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from reports import crash_stacks, evidence, expectations, protocol, selection
+from reports import crash_stacks, evidence, expectations, protocol, selection, tsan_evidence
 from reports.classify import classify, excerpt_of, headline_of, seed_and_config
 from reports.index import IndexEntry, InputProblem, read_index
 from reports.junit import read_junit
@@ -208,6 +208,7 @@ def load(out: Path, title: str = "", catalog: Path = CATALOG,
             t.verdict, t.detail, t.exit_status = c.verdict, c.detail, c.exit_status
             t.duration = record.time
             t.seed, t.config = seed_and_config(record.output)
+            t.widened = tsan_evidence.fence_widenings(record.output)
             t.seed = t.seed or run_seed
             if t.verdict != protocol.VERDICT_PASS:
                 t.headline = headline_of(record.output)

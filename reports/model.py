@@ -69,6 +69,8 @@ class Test:
     config: str = ""  # the test's "[saferecl] <test>: seed=... scale=..." line
     headline: str = ""  # the one most telling line of the output
     excerpt: str = ""  # output excerpt (failures, not applicable); empty for passes
+    # What the TSan fence model said it widened in the test's process (a race may be hidden).
+    widened: list[str] = field(default_factory=list)
     # With expectations (reports/expectations.py): EXPECTED FAIL, UNEXPECTED PASS, NEW
     # FAILURE or the verdict, and the known-failure entry that applied; "" / None without.
     outcome: str = ""

@@ -26,6 +26,10 @@ STALL_MARK = "STALL:"
 # wall-clock cap ended a window in which the process could run less than a quarter of its limit:
 # other load starved it, which is no evidence of a hang (INCONCLUSIVE).
 STARVED_PREFIX = "[saferecl] STARVED:"
+# What the TSan fence model (suite/support/tsan/fences.cpp) prints, once per process and kind,
+# when it performed an edge wider than C++'s: a race could have been hidden there, so a PASS of
+# that process is said to rest on a widened model.
+FENCE_MODEL_WIDENED_PREFIX = "[saferecl] TSan fence model widened:"
 # What a compile-fail test prints (suite/cmake/compile_check.cmake) when its positive twin does
 # not compile: the API it uses is missing or broken, so it shows nothing (NOT BUILT).
 TWIN_NOT_BUILT_PREFIX = "[saferecl] NOT BUILT:"

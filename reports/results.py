@@ -40,6 +40,8 @@ def results_document(report: Report) -> dict:
         if t.config:
             o["config"] = t.config
         o.update(headline=t.headline, output_excerpt=t.excerpt)
+        if t.widened:  # an addition within schema 1: what the TSan fence model widened
+            o["fence_model_widened"] = t.widened
         if t.repro:  # an addition within schema 1: the standalone reproducer's command
             o["repro"] = t.repro
         if report.expectations is not None:

@@ -107,6 +107,22 @@ def findings_section(report: Report, status: str, heading: str) -> str:
     return md
 
 
+def widened_section(report: Report) -> str:
+    """The passes whose process the TSan fence model widened: evidence weaker than a plain
+    pass, said, not hidden (suite/support/tsan/fences.cpp lists what it widens and why)."""
+    passes = [t for t in report.tests if t.widened and t.verdict == protocol.VERDICT_PASS]
+    if not passes:
+        return ""
+    md = (f"\n## Passes on a widened TSan fence model ({len(passes)})\n\n"
+          "The fence model gave these processes an edge wider than C++ gives, so a race could have "
+          "gone unreported in them:\n\n")
+    for t in passes[:MAX_ITEMS]:
+        md += f"- {md_escape(t.impl)}: {md_escape(t.name)}: {md_escape('; '.join(t.widened))}\n"
+    if len(passes) > MAX_ITEMS:
+        md += f"- ... and {len(passes) - MAX_ITEMS} more in results.json (`fence_model_widened`)\n"
+    return md
+
+
 def notes_section(report: Report) -> str:
     if not report.notes:
         return ""
@@ -282,6 +298,7 @@ def summary_markdown(report: Report) -> str:
         if len(not_built) > MAX_ITEMS:
             md += f"- ... and {len(not_built) - MAX_ITEMS} more\n"
 
+    md += widened_section(report)
     md += findings_section(report, Status.WARNING, "Strict-tier warnings")
     md += findings_section(report, Status.QOI, "Quality-of-implementation findings")
 

@@ -119,3 +119,15 @@ def reclassify(c: Classification, output: str, sanitizer: str | None, runtime: d
         return c
     judgement = judge(output, runtime)
     return c if judgement.judged else replace(c, verdict=protocol.VERDICT_INCONCLUSIVE, detail=judgement.reason)
+
+
+def fence_widenings(output: str) -> list[str]:
+    """What the TSan fence model said it widened in this output, each kind once, in order."""
+    said = []
+    for line in output.splitlines():
+        start = line.find(protocol.FENCE_MODEL_WIDENED_PREFIX)
+        if start >= 0:
+            what = line[start + len(protocol.FENCE_MODEL_WIDENED_PREFIX):].strip()
+            if what and what not in said:
+                said.append(what)
+    return said

@@ -23,7 +23,7 @@ import pytest
 
 from driver import ctest
 from driver.paths import ROOT
-from reports import tsan_evidence
+from reports import protocol, tsan_evidence
 
 LITMUS = ROOT / "driver" / "tests" / "programs" / "fence_litmus.cpp"
 MODEL = ROOT / "suite" / "support" / "tsan" / "fences.cpp"
@@ -73,5 +73,10 @@ def test_a_race_beside_a_fence_is_evidence(litmus: Path):
     holds: the set grows (no widening said) and the race between the two plain writes stays
     evidence."""
     output = run(litmus, "race_beside_a_fence_after_many_loads")
-    assert RACE in output and "[saferecl] TSan fence model widened" not in output, output
+    assert RACE in output and protocol.FENCE_MODEL_WIDENED_PREFIX not in output, output
     assert tsan_evidence.judge(output, None).judged
+
+
+def test_the_model_prints_the_prefix_the_reports_read():
+    """reports/ keeps a pass's widenings by this prefix (protocol.FENCE_MODEL_WIDENED_PREFIX)."""
+    assert f'"{protocol.FENCE_MODEL_WIDENED_PREFIX} "' in MODEL.read_text()

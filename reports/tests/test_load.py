@@ -134,3 +134,29 @@ def test_the_index_decides_the_rows(tmp_path):
     entry.update(stable_name="saferecl.hp.holder.mem", paragraph="5", rows=["H31"])
     results = run_dir(tmp_path, [entry], ran=[f"reference/{H30}"])
     assert results["tests"][0]["requirements"] == ["H31"], "the index's rows, not a second parse"
+
+
+def test_a_pass_on_a_widened_fence_model_says_so(tmp_path):
+    """The fence model's "widened" line is kept for a passing test (results.json, summary.md,
+    report.html): its pass rests on an edge wider than C++'s, which could hide a race."""
+    widened = ("more threads fenced than the model has rows: rows are shared")
+    (tmp_path / "index.json").write_text(json.dumps({"schema": "saferecl-index/1", "tests": [
+        index_entry("reference", H30, HP, "reference.hp"), index_entry("reference", R33, RCU, "reference.rcu")]}))
+    (tmp_path / "junit.xml").write_text(
+        '<testsuite name="x">' + PASSED.format(f"reference/{R33}")
+        + f'<testcase name="reference/{H30}" time="0.1" status="run"><system-out>'
+        f"[saferecl] TSan fence model widened: {widened}\n[saferecl] exit status 0\n</system-out></testcase>"
+        "</testsuite>")
+    (tmp_path / "implementations.json").write_text(json.dumps(
+        [{"name": "reference", "available": True, "capabilities": []}]))
+    (tmp_path / "run.json").write_text(json.dumps({"seed": 5, "implementations": ["reference"],
+                                                   "selection": {"ctest_args": []}}))
+    (tmp_path / "build-failures.json").write_text("[]")
+    results = write_reports(tmp_path)
+    by_name = {t["name"]: t for t in results["tests"]}
+    assert by_name[H30]["verdict"] == "PASS" and by_name[H30]["fence_model_widened"] == [widened]
+    assert "fence_model_widened" not in by_name[R33]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "## Passes on a widened TSan fence model (1)" in summary and widened in summary
+    page = (tmp_path / "report.html").read_text()
+    assert 'id="widened"' in page and widened in page

@@ -57,7 +57,8 @@
 //   - an untagged store that raced with the making of its location's entry leaves the older
 //     tag beside its value;
 // and, each said once per process on stderr when it happens, as
-// "[saferecl] TSan fence model widened: <what>":
+// "[saferecl] TSan fence model widened: <what>" (the reports list a passing test whose process
+// said one: its pass rests on the wider edge):
 //   - a stale tag (its slot reused since) carries the owner's later clock;
 //   - a full side table: the store is performed as a release, at the store (the old model);
 //   - a non-release read-modify-write after a fence, on a location another thread's slot
