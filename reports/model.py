@@ -184,6 +184,11 @@ class Report:
         return self.command == "bench"
 
     @property
+    def widened_passes(self) -> list[Test]:
+        """The passes whose process the TSan fence model widened (summary.md, report.html)."""
+        return [t for t in self.tests if t.widened and t.verdict == protocol.VERDICT_PASS]
+
+    @property
     def mutants_only(self) -> bool:
         """A directory of ./conformance mutants: the sweep, no tests of its own, no verdict."""
         return self.command == "mutants"

@@ -110,7 +110,7 @@ def findings_section(report: Report, status: str, heading: str) -> str:
 def widened_section(report: Report) -> str:
     """The passes whose process the TSan fence model widened: evidence weaker than a plain
     pass, said, not hidden (suite/support/tsan/fences.cpp lists what it widens and why)."""
-    passes = [t for t in report.tests if t.widened and t.verdict == protocol.VERDICT_PASS]
+    passes = report.widened_passes
     if not passes:
         return ""
     md = (f"\n## Passes on a widened TSan fence model ({len(passes)})\n\n"

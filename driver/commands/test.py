@@ -471,8 +471,8 @@ def command(args) -> int:
         ok, why = outcome if isinstance(outcome, tuple) else (outcome, "")
         steps.append((name, bool(ok), elapsed(t0), "" if ok else why))
 
-    quiet: dict[str, Path] = {}  # the reference battery's report of each tier
     ensure_packages(BUILD_CACHE_PACKAGES)
+    quiet: dict[str, Path] = {}  # the reference battery's report of each tier
 
     def reference_battery(sanitizer: str) -> tuple[bool, str]:
         code, quiet[sanitizer] = run_battery(RunOptions(
@@ -508,8 +508,8 @@ def command(args) -> int:
     step(f"mutants: each catalogued bug killed, one share in {CONFORMING_SHARES} of the conforming variants (by the seed) spared",
          lambda: mutant_sweep(args.jobs, args.out, args.seed))
     step(f"liveness under load: one share in {LIVENESS_SHARES} of the tests (by the seed) gets the same "
-         "verdicts beside 4 spinning processes per core; a hang and a stall mutant still die", lambda: liveness_under_load(quiet.get("tsan"), args.jobs,
-                                                                    args.out, args.seed))
+         "verdicts beside 4 spinning processes per core; a hang and a stall mutant still die",
+         lambda: liveness_under_load(quiet.get("tsan"), args.jobs, args.out, args.seed))
 
     conclude("\n== self-test results")
     for name, ok, took, why in steps:

@@ -36,10 +36,11 @@ TEST_CASE("saferecl.hp.holder.nonmem/1 H36: 1000 hazard pointers alive at once e
   // progress, so only a call that stops returning is a TIMEOUT.
   saferecl::test::within_watchdog("1000 holders protect, then their objects are retired",
                                   [&](saferecl::test::watchdog& dog) {
-    for (std::size_t i = 0; i < kHolders; ++i, dog.progressed()) {
+    for (std::size_t i = 0; i < kHolders; ++i) {
       sources.push_back(std::make_unique<published>(static_cast<int>(i)));
       holders.push_back(sut::make_hazard_pointer());
       protected_objects.push_back(holders.back().protect(sources.back()->src));
+      dog.progressed();
     }
     for (auto& x : sources) {
       x->unlink_and_retire();
